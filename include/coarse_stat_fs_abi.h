@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * coarse_stat_fs_abi.h - the shared-memory ABI of coarse_stat_fs.
+ *
+ * This header is the only definition of the pages the kernel module
+ * publishes; the module, the library and any third-party reader include it.
+ * A reader in another language needs nothing else.
+ *
+ * Files of the filesystem (mounted at /sys/fs/coarse_stat_fs):
+ *
+ *   cpu            one header (struct csf_cpu_header) followed by one
+ *                  struct csf_cpu_record per possible CPU, padded to whole
+ *                  pages.  World-readable; mmap it read-only from offset 0.
+ *   thread-self    opening it registers the calling thread; mmap of that fd
+ *                  maps the thread's own struct csf_thread_page (one page,
+ *                  offset 0, read-only).  The fd may be closed after mmap.
+ *   threads/<tid>  the page of registered thread <tid> (global pid
+ *                  namespace), mode 0400, owned by the thread's effective uid
+ *                  and gid at registration; gone once the thread has exited.
+ *
+ * Clock.  Every timestamp and every duration in these pages is in "ticks"
+ * of one clock, named by csf_cpu_header.clock:
+ *
+ *   CSF_CLOCK_TSC   the x86 time-stamp counter as returned by RDTSC in user
+ *                   space (same TSC offset as the kernel sees);
+ *   CSF_CLOCK_MONO  nanoseconds of CLOCK_MONOTONIC, as clock_gettime()
+ *                   returns them.
+ *
+ * The clock is chosen when the module loads and never changes while it is
+ * loaded.  Convert a duration to nanoseconds with
+ *
+ *   ns = (ticks * clock_mult) >> clock_shift      (128-bit product)
+ *
+ * or with clock_hz.  When the kernel later stops trusting the TSC it sets
+ * CSF_CPU_F_TSC_UNSTABLE: the numbers stay on the same clock but may drift
+ * between CPUs.
+ *
+ * Sequence counters.  Each record has a 32-bit sequence counter that is odd
+ * while the kernel writes it.  A consistent copy is read like this (the
+ * same protocol as the vDSO's and perf_event_mmap_page's):
+ *
+ *   do {
+ *           seq = READ_ONCE(rec->seq);
+ *           if (seq & 1)
+ *                   continue;                  // writer active: retry
+ *           smp_rmb();
+ *           copy = *rec;                       // plain loads
+ *           now = read_clock();                // to extrapolate, see below
+ *           smp_rmb();
+ *   } while (seq & 1 || READ_ONCE(rec->seq) != seq);
+ *
+ * On x86 smp_rmb() is a compiler barrier.  A writer never waits for a
+ * reader, so a reader may retry but never blocks the scheduler.
+ *
+ * Extrapolation.  Totals count closed intervals only.  The interval of the
+ * current state began at state_since; a reader adds (now - state_since) to
+ * the total of the current state to get the value at "now".  Clock reads of
+ * different CPUs can be a few ticks apart, so treat now < state_since as 0.
+ *
+ * Versioning.  CSF_ABI_MAJOR changes when a field moves or changes meaning:
+ * readers must refuse a major they do not know.  CSF_ABI_MINOR grows when
+ * fields are added in reserved space or at the end of a record (sizes are
+ * published in the header): readers accept any minor and ignore what they
+ * do not know.  Reserved fields read as zero.
+ */
+#ifndef COARSE_STAT_FS_ABI_H
+#define COARSE_STAT_FS_ABI_H
+
+#include <linux/types.h>
+
+#define CSF_ABI_MAJOR		1
+#define CSF_ABI_MINOR		0
+
+#define CSF_CPU_MAGIC		0x55504373u	/* "sCPU" little endian */
+#define CSF_THREAD_MAGIC	0x44485473u	/* "sTHD" little endian */
+
+#define CSF_FS_NAME		"coarse_stat_fs"
+#define CSF_FS_MAGIC		0x63736673u	/* statfs f_type, "csfs" */
+#define CSF_DEFAULT_ROOT	"/sys/fs/coarse_stat_fs"
+
+/* csf_cpu_header.clock */
+enum csf_clock {
+	CSF_CLOCK_TSC = 1,
+	CSF_CLOCK_MONO = 2,
+};
+
+/* csf_cpu_header.flags */
+#define CSF_CPU_F_TSC_UNSTABLE	(1u << 0)
+
+/*
+ * Thread states.  The first CSF_NR_STATES index csf_thread_page.time[].
+ *
+ * RUNNING   on a CPU.
+ * RUNNABLE  on a runqueue waiting for a CPU: preempted, or woken and not yet
+ *           switched in.
+ * SLEEPING  interruptible sleep (TASK_INTERRUPTIBLE): nanosleep, futex,
+ *           poll, a read of a pipe or socket.
+ * IOWAIT    uninterruptible sleep with in_iowait set: io_schedule(), i.e.
+ *           waiting on block I/O or page cache I/O.
+ * BLOCKED   any other stop: uninterruptible or killable without in_iowait
+ *           (mutexes, vfork parent), stopped, traced, frozen.
+ * EXITED    terminal: the thread has exited; totals are final and no
+ *           interval is open (state_since is the exit time).
+ */
+enum csf_state {
+	CSF_STATE_RUNNING = 0,
+	CSF_STATE_RUNNABLE = 1,
+	CSF_STATE_SLEEPING = 2,
+	CSF_STATE_IOWAIT = 3,
+	CSF_STATE_BLOCKED = 4,
+	CSF_NR_STATES = 5,
+	CSF_STATE_EXITED = 5,
+};
+
+/* csf_cpu_record.state: what the CPU is doing since state_since. */
+enum csf_cpu_state {
+	CSF_CPU_BUSY = 0,	/* running a task other than the idle task */
+	CSF_CPU_IDLE = 1,	/* idle task, no I/O waiter belongs to it */
+	CSF_CPU_IOWAIT = 2,	/* idle task, an I/O waiter last ran here */
+	CSF_CPU_NR_STATES = 3,
+};
+
+/*
+ * /proc/stat buckets, index of csf_cpu_record.stat[], in nanoseconds, in the
+ * order of a /proc/stat "cpuN" line.  Copied from the kernel's own
+ * accounting (kcpustat, NOHZ idle times) every stat_period_ns.
+ */
+enum csf_stat {
+	CSF_STAT_USER = 0,
+	CSF_STAT_NICE,
+	CSF_STAT_SYSTEM,
+	CSF_STAT_IDLE,
+	CSF_STAT_IOWAIT,
+	CSF_STAT_IRQ,
+	CSF_STAT_SOFTIRQ,
+	CSF_STAT_STEAL,
+	CSF_STAT_GUEST,
+	CSF_STAT_GUEST_NICE,
+	CSF_STAT_NR,
+};
+
+/*
+ * The first bytes of the cpu file.  Fields without a sequence counter are
+ * written once at load, except generation, nr_threads and flags, which are
+ * single aligned 64/32-bit stores a reader may read at any time.
+ */
+struct csf_cpu_header {
+	__u32 magic;		/* CSF_CPU_MAGIC */
+	__u16 abi_major;	/* CSF_ABI_MAJOR */
+	__u16 abi_minor;	/* CSF_ABI_MINOR */
+	__u32 header_size;	/* bytes; the first record starts here */
+	__u32 record_size;	/* bytes between two csf_cpu_records */
+	__u32 nr_cpus;		/* records: possible CPUs, ids 0..nr_cpus-1 */
+	__u32 clock;		/* enum csf_clock */
+	__u64 clock_hz;		/* ticks per second */
+	__u32 clock_mult;	/* ns = (ticks * clock_mult) >> clock_shift */
+	__u32 clock_shift;
+	__u32 flags;		/* CSF_CPU_F_* */
+	__u32 max_threads;	/* module parameter: registration cap */
+	__u64 generation;	/* +1 at every registration and thread exit */
+	__u64 nr_threads;	/* threads registered and not yet exited */
+	__u64 stat_period_ns;	/* refresh period of csf_cpu_record.stat[] */
+	__u64 load_time;	/* ticks: when the module loaded */
+	__u64 reserved[6];
+};
+
+/*
+ * One per possible CPU.  Two writers, two sequence counters: the CPU's own
+ * sched_switch probe writes the first cache line under seq; a deferrable
+ * timer writes stat[] under stat_seq.
+ */
+struct csf_cpu_record {
+	/* written by sched_switch on this CPU, protected by seq */
+	__u32 seq;
+	__u32 state;		/* enum csf_cpu_state */
+	__u64 state_since;	/* ticks: start of the current state */
+	__u64 time[CSF_CPU_NR_STATES]; /* ticks per closed interval */
+	__u64 nr_switches;	/* context switches on this CPU */
+	__u64 reserved0[2];
+
+	/* written by the stat timer, protected by stat_seq */
+	__u32 stat_seq;
+	__u32 online;		/* 1 when the CPU was online at stat_time */
+	__u64 stat_time;	/* ticks: when stat[] was copied */
+	__u64 stat[CSF_STAT_NR]; /* ns, enum csf_stat */
+	__u64 reserved1[4];
+};
+
+/*
+ * A registered thread's page.  Only the first sizeof(struct
+ * csf_thread_page) bytes of the page are used.  One writer at a time (the
+ * probes take a per-thread lock); readers use seq.
+ */
+struct csf_thread_page {
+	__u32 magic;		/* CSF_THREAD_MAGIC */
+	__u16 abi_major;
+	__u16 abi_minor;
+	__u32 seq;
+	__u32 state;		/* enum csf_state */
+	__u64 state_since;	/* ticks: start of the current state */
+	__u64 time[CSF_NR_STATES]; /* ticks per closed interval */
+	__u64 nvcsw;		/* voluntary switches (as /proc status) */
+	__u64 nivcsw;		/* involuntary switches */
+	__u64 wakeups;		/* ends of a SLEEPING/IOWAIT/BLOCKED state */
+	__u64 migrations;	/* CPU changes */
+	__u32 cpu;		/* CPU it runs on or last ran on */
+	__u32 clock;		/* enum csf_clock, as in the cpu header */
+	__u32 tid;		/* global pid namespace */
+	__u32 tgid;
+	__u64 registered_at;	/* ticks: sum(time) + open = now - this */
+	char comm[16];		/* task name, refreshed at each switch-out */
+	__u64 reserved[8];
+};
+
+#endif /* COARSE_STAT_FS_ABI_H */

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * coarse_stat_fs.h - libcoarse_stat_fs, the public API.
+ *
+ * A thread learns where its time went (running, runnable, sleeping, I/O
+ * wait, blocked) with no system call: after a one-time registration the
+ * kernel module keeps a read-only page per thread current from the
+ * scheduler, and a snapshot is a sequence-counter read of that page plus
+ * one clock read.
+ *
+ *	struct csf_snap before, after;
+ *	char buf[CSF_DIFF_BUFSZ];
+ *
+ *	csf_thread_snap(&before);
+ *	uint64_t t0 = csf_rdtsc();
+ *	op();
+ *	if (csf_rdtsc() - t0 > slow) {
+ *		csf_thread_snap(&after);
+ *		csf_format_diff(buf, sizeof(buf), &before, &after);
+ *		puts(buf);
+ *	}
+ *
+ * Errors are negative errno values; csf_strerror() explains them in the
+ * library's terms.  Every function is safe to call from any thread.  The
+ * filesystem is looked for at $CSF_ROOT, default /sys/fs/coarse_stat_fs.
+ */
+#ifndef COARSE_STAT_FS_H
+#define COARSE_STAT_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "coarse_stat_fs_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Large enough for any csf_format_diff() line. */
+#define CSF_DIFF_BUFSZ 512
+
+/*
+ * A snapshot of one thread, taken at clock tick @now.  time[] already
+ * includes the open interval of @state up to @now.  Plain data: copy it,
+ * store it, compare snapshots of the same thread.
+ */
+struct csf_snap {
+	uint64_t now;			/* ticks, csf_rdtsc() clock */
+	uint64_t time[CSF_NR_STATES];	/* ticks per state, up to now */
+	uint64_t state_since;		/* ticks */
+	uint64_t registered_at;		/* ticks */
+	uint64_t nvcsw;
+	uint64_t nivcsw;
+	uint64_t wakeups;
+	uint64_t migrations;
+	uint32_t state;			/* enum csf_state */
+	uint32_t cpu;
+	uint32_t tid;
+	uint32_t tgid;
+	char comm[16];
+};
+
+/* The difference of two snapshots of one thread, in nanoseconds. */
+struct csf_delta {
+	uint64_t wall_ns;
+	uint64_t run_ns;
+	uint64_t runnable_ns;
+	uint64_t sleep_ns;
+	uint64_t iowait_ns;
+	uint64_t blocked_ns;
+	uint64_t nvcsw;
+	uint64_t nivcsw;
+	uint64_t wakeups;
+	uint64_t migrations;
+	uint32_t cpu_before;
+	uint32_t cpu_after;
+};
+
+/*
+ * csf_thread_snap - snapshot the calling thread.
+ *
+ * The first call in a thread registers it (opens thread-self, maps the page,
+ * closes the fd); it may fail with -ENOENT (module not loaded or fs not
+ * mounted), -ENOSPC (registration cap reached), -EPROTO (incompatible ABI)
+ * or another negative errno.  Later calls cannot fail: no system call, no
+ * lock, no allocation.  A child created by fork() registers again on its
+ * first call.  Returns 0 or a negative errno.
+ */
+int csf_thread_snap(struct csf_snap *snap);
+
+/*
+ * csf_rdtsc - read the clock the pages are kept on: the TSC when the module
+ * uses it, CLOCK_MONOTONIC nanoseconds otherwise (see csf_clock()).  Before
+ * the library has seen the module, it reads the TSC on x86-64.
+ */
+uint64_t csf_rdtsc(void);
+
+/*
+ * csf_clock - the module's clock: CSF_CLOCK_TSC or CSF_CLOCK_MONO, or a
+ * negative errno when the cpu page cannot be mapped.
+ */
+int csf_clock(void);
+
+/* csf_ticks_to_ns - convert a duration in clock ticks to nanoseconds. */
+uint64_t csf_ticks_to_ns(uint64_t ticks);
+
+/*
+ * csf_snap_delta - @after minus @before, in nanoseconds.  Both must be of
+ * the same thread and @after not older than @before: otherwise -EINVAL.
+ * wall_ns equals the sum of the five state times up to clock rounding.
+ */
+int csf_snap_delta(const struct csf_snap *before, const struct csf_snap *after,
+		   struct csf_delta *out);
+
+/*
+ * csf_format_diff - one human-readable line: wall time, its split into run,
+ * runnable, sleep, iowait and blocked, switches, wakeups, migrations and the
+ * CPUs before and after.  Returns the length written (without the NUL), or
+ * a negative errno (-EINVAL as csf_snap_delta, -ENOSPC when @len is too
+ * small; CSF_DIFF_BUFSZ is always enough).
+ */
+int csf_format_diff(char *buf, size_t len, const struct csf_snap *before,
+		    const struct csf_snap *after);
+
+/* csf_format_ns - @ns in a short human unit ("812ns", "3.42ms", "1.20s"). */
+int csf_format_ns(char *buf, size_t len, uint64_t ns);
+
+/* csf_state_name - "running", "runnable", ..., "exited", or "?". */
+const char *csf_state_name(unsigned int state);
+
+/*
+ * csf_strerror - what a negative errno returned by this library means and,
+ * where it helps, what to do ("... is not mounted at ...: load the module
+ * with ...").  Never NULL; the string is static or thread-local.
+ */
+const char *csf_strerror(int err);
+
+/* csf_root - the directory the library uses ($CSF_ROOT or the default). */
+const char *csf_root(void);
+
+/*
+ * Per-CPU view, like /proc/stat but kept exactly from the scheduler.
+ */
+struct csf_cpu_snap {
+	uint64_t now;			/* ticks */
+	uint64_t time[CSF_CPU_NR_STATES]; /* busy, idle, iowait ticks to now */
+	uint64_t nr_switches;
+	uint64_t stat[CSF_STAT_NR];	/* ns, /proc/stat buckets */
+	uint64_t stat_time;		/* ticks: when stat[] was copied */
+	uint32_t state;			/* enum csf_cpu_state */
+	uint32_t online;
+};
+
+struct csf_cpu_delta {
+	uint64_t wall_ns;
+	uint64_t busy_ns;
+	uint64_t idle_ns;
+	uint64_t iowait_ns;
+	uint64_t nr_switches;
+	uint64_t stat_ns[CSF_STAT_NR];	/* growth of the /proc/stat buckets */
+};
+
+/* csf_cpu_count - number of CPU records (possible CPUs), or -errno. */
+int csf_cpu_count(void);
+
+/*
+ * csf_cpu_snap - snapshot CPUs 0..n-1 (n at most csf_cpu_count()) into
+ * @snaps.  No system call once the cpu page is mapped.  Returns the number
+ * of CPUs written or a negative errno.
+ */
+int csf_cpu_snap(struct csf_cpu_snap *snaps, unsigned int n);
+
+/* csf_cpu_delta - @after minus @before of one CPU, in nanoseconds. */
+int csf_cpu_delta(const struct csf_cpu_snap *before,
+		  const struct csf_cpu_snap *after, struct csf_cpu_delta *out);
+
+/*
+ * csf_generation - the registration generation: it changes whenever a
+ * thread registers or exits, so a monitor rescans only then.
+ */
+int csf_generation(uint64_t *gen);
+
+/*
+ * Monitor API: other threads' pages (what csftop uses).
+ *
+ * csf_threads_list - the tids of registered, live threads, sorted.  Fills
+ * at most @max and returns how many there are (which may exceed @max: call
+ * again with a larger array), or a negative errno.
+ */
+int csf_threads_list(pid_t *tids, size_t max);
+
+struct csf_thread_map;
+
+/*
+ * csf_thread_map - map the page of thread @tid.  -ENOENT: not registered or
+ * already exited; -EACCES: not yours (only its user and root may map it).
+ */
+int csf_thread_map(pid_t tid, struct csf_thread_map **out);
+
+/*
+ * csf_thread_read - snapshot a mapped thread.  A page stays readable after
+ * its thread exits: state then reads CSF_STATE_EXITED with final totals.
+ */
+int csf_thread_read(const struct csf_thread_map *map, struct csf_snap *snap);
+
+/* csf_thread_unmap - release a mapping; NULL is accepted. */
+void csf_thread_unmap(struct csf_thread_map *map);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COARSE_STAT_FS_H */
