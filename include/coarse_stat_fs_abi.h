@@ -95,10 +95,12 @@ enum csf_clock {
  *           switched in.
  * SLEEPING  interruptible sleep (TASK_INTERRUPTIBLE): nanosleep, futex,
  *           poll, a read of a pipe or socket.
- * IOWAIT    uninterruptible sleep with in_iowait set: io_schedule(), i.e.
- *           waiting on block I/O or page cache I/O.
+ * IOWAIT    asleep with in_iowait set, i.e. in io_schedule(): waiting on
+ *           block or page-cache I/O.  This is the kernel's own definition
+ *           of I/O wait (the one behind /proc/stat iowait), whatever the
+ *           kind of sleep.
  * BLOCKED   any other stop: uninterruptible or killable without in_iowait
- *           (mutexes, vfork parent), stopped, traced, frozen.
+ *           (mutexes, the parent of vfork()), stopped, traced, frozen.
  * EXITED    terminal: the thread has exited; totals are final and no
  *           interval is open (state_since is the exit time).
  */
@@ -161,7 +163,11 @@ struct csf_cpu_header {
 	__u64 nr_threads;	/* threads registered and not yet exited */
 	__u64 stat_period_ns;	/* refresh period of csf_cpu_record.stat[] */
 	__u64 load_time;	/* ticks: when the module loaded */
-	__u64 reserved[6];
+	__u64 nr_allocated;	/* thread pages held by the module: registered
+				 * threads plus exited ones the kernel has not
+				 * yet released; a mapping keeps its page
+				 * alive on its own */
+	__u64 reserved[5];
 };
 
 /*

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csf.h - declarations shared by the files of the coarse_stat_fs module.
+ */
+#ifndef CSF_H
+#define CSF_H
+
+#include <linux/types.h>
+#include <linux/jump_label.h>
+#include <linux/timekeeping.h>
+#include <linux/spinlock.h>
+#include <linux/mm.h>
+
+#include "compat.h"
+#include "coarse_stat_fs_abi.h"
+
+struct task_struct;
+struct super_block;
+
+/* main.c: module parameters */
+extern unsigned int csf_max_threads;
+extern unsigned int csf_stat_period_ms;
+
+/* clock.c */
+DECLARE_STATIC_KEY_FALSE(csf_clock_tsc);
+
+/* The clock of every timestamp in the pages; see the ABI header. */
+static __always_inline u64 csf_now(void)
+{
+#ifdef CONFIG_X86_TSC
+	if (static_branch_likely(&csf_clock_tsc))
+		return rdtsc();
+#endif
+	return ktime_get_mono_fast_ns();
+}
+
+int csf_clock_init(const char *mode, struct csf_cpu_header *hdr);
+void csf_clock_check(struct csf_cpu_header *hdr);
+
+/* cpu.c: the cpu file */
+extern struct csf_cpu_header *csf_cpu_hdr;
+extern size_t csf_cpu_size;		/* bytes, whole pages */
+
+int csf_cpu_init(const char *clock_mode);
+void csf_cpu_start(void);
+void csf_cpu_exit(void);
+void csf_cpu_switch(u64 now, bool preempt, struct task_struct *prev,
+		    struct task_struct *next, unsigned int prev_state);
+void csf_cpu_wakeup(struct task_struct *p);
+void csf_cpu_migrate(struct task_struct *p, int dest_cpu);
+int csf_cpu_mmap(struct file *file, struct vm_area_struct *vma);
+
+/* thread.c: registered threads */
+int csf_thread_register(struct page **pagep);
+struct page *csf_thread_get_page(pid_t tid, kuid_t *uid, kgid_t *gid);
+int csf_thread_tids(pid_t *tids, int max);
+bool csf_threads_any(void);
+void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
+		       struct task_struct *next, unsigned int prev_state);
+void csf_thread_wakeup(struct task_struct *p);
+void csf_thread_migrate(struct task_struct *p);
+void csf_thread_exit(struct task_struct *p);
+void csf_thread_free(struct task_struct *p);
+void csf_threads_release_all(void);
+
+/* hooks.c: scheduler tracepoints */
+int csf_hooks_register(void);
+void csf_hooks_unregister(void);
+
+/* fs.c */
+int csf_fs_register(void);
+void csf_fs_unregister(void);
+
+/*
+ * VMA flags for our read-only pages.  vm_flags became read-only behind
+ * vm_flags_set()/vm_flags_clear() in 6.3; Debian's 6.1 does not have them.
+ */
+static inline void csf_vma_flags(struct vm_area_struct *vma, vm_flags_t set,
+				 vm_flags_t clear)
+{
+#ifdef HAVE_VM_FLAGS_SET
+	vm_flags_mod(vma, set, clear);
+#else
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+#endif
+}
+
+/* Seqcount writer side of the ABI's protocol (one writer at a time). */
+static __always_inline void csf_write_begin(__u32 *seq)
+{
+	WRITE_ONCE(*seq, *seq + 1);
+	smp_wmb();
+}
+
+static __always_inline void csf_write_end(__u32 *seq)
+{
+	smp_wmb();
+	WRITE_ONCE(*seq, *seq + 1);
+}
+
+/*
+ * Close the open interval [*since, now) into @total and start a new one.
+ * Clock reads on two CPUs may be a few ticks out of order; never moving
+ * since backwards keeps sum(totals) == since - registered_at exactly.
+ */
+static __always_inline void csf_close_interval(__u64 *total, __u64 *since,
+					       u64 now)
+{
+	if (now > *since) {
+		*total += now - *since;
+		*since = now;
+	}
+}
+
+#endif /* CSF_H */

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fs.c - the coarse_stat_fs filesystem: cpu, thread-self and threads/<tid>.
+ *
+ * One superblock (get_tree_single) whose directories are generated on
+ * lookup, like /proc: nothing is pinned in the dcache, and every dentry is
+ * dropped as soon as it is unused so that threads/<tid> never outlives its
+ * thread in the dcache.
+ *
+ * Errors for bad use (documented in README and the ABI header):
+ *   open for writing           EACCES (even for root)
+ *   mmap with PROT_WRITE       EACCES from the VFS for MAP_SHARED on our
+ *                              read-only fds, EPERM from us for MAP_PRIVATE
+ *   mmap with PROT_EXEC        EPERM
+ *   mprotect(PROT_WRITE|EXEC)  EACCES (VM_MAYWRITE and VM_MAYEXEC are gone)
+ *   mmap past the end          EINVAL (length or offset beyond the file)
+ *   thread-self past the cap   ENOSPC
+ */
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/kobject.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/sysfs.h>
+#include <linux/threads.h>
+
+#include "csf.h"
+
+enum {
+	CSF_INO_ROOT = 1,
+	CSF_INO_CPU,
+	CSF_INO_SELF,
+	CSF_INO_THREADS,
+	CSF_INO_TID_BASE = 16,	/* threads/<tid> is CSF_INO_TID_BASE + tid */
+};
+
+static void csf_inode_init_times(struct inode *inode)
+{
+#ifdef HAVE_SIMPLE_INODE_INIT_TS
+	simple_inode_init_ts(inode);
+#else
+	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
+#endif
+}
+
+static struct inode *csf_new_inode(struct super_block *sb, unsigned long ino,
+				   umode_t mode)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = ino;
+	inode->i_mode = mode;
+	csf_inode_init_times(inode);
+	return inode;
+}
+
+/* ---- files backed by one page: thread-self and threads/<tid> ---------- */
+
+static vm_fault_t csf_page_fault(struct vm_fault *vmf)
+{
+	struct page *page = vmf->vma->vm_file->private_data;
+
+	if (vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct csf_page_vm_ops = {
+	.fault = csf_page_fault,
+};
+
+/*
+ * VM_DONTCOPY: a fork child does not inherit the parent thread's page (it
+ * is another thread, and registers itself).  The page is served from the
+ * fault handler so MADV_DONTNEED cannot turn it into SIGBUS; the file, and
+ * so the page reference it holds, lives as long as the mapping.
+ */
+static int csf_page_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EPERM;
+	if (vma->vm_pgoff || vma_pages(vma) != 1)
+		return -EINVAL;
+	csf_vma_flags(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+		      VM_MAYWRITE | VM_MAYEXEC);
+	vma->vm_ops = &csf_page_vm_ops;
+	return 0;
+}
+
+/* read() gives the raw bytes, for od(1) and other inspection. */
+static ssize_t csf_page_read(struct file *file, char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, count, ppos,
+				       page_address(file->private_data),
+				       PAGE_SIZE);
+}
+
+static int csf_page_release(struct inode *inode, struct file *file)
+{
+	put_page(file->private_data);
+	return 0;
+}
+
+static int csf_self_open(struct inode *inode, struct file *file)
+{
+	struct page *page;
+	int err;
+
+	if (file->f_mode & FMODE_WRITE)
+		return -EACCES;
+	err = csf_thread_register(&page);
+	if (err)
+		return err;
+	file->private_data = page;
+	return 0;
+}
+
+static int csf_tid_open(struct inode *inode, struct file *file)
+{
+	pid_t tid = inode->i_ino - CSF_INO_TID_BASE;
+	struct page *page;
+	kuid_t uid;
+	kgid_t gid;
+
+	if (file->f_mode & FMODE_WRITE)
+		return -EACCES;
+	page = csf_thread_get_page(tid, &uid, &gid);
+	if (!page)
+		return -ENOENT;
+	/*
+	 * The VFS checked permission against the owner seen at lookup.  If
+	 * the tid now belongs to a thread with other credentials (the old
+	 * one exited and the tid was reused), that check proves nothing.
+	 */
+	if (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid)) {
+		put_page(page);
+		return -ENOENT;
+	}
+	file->private_data = page;
+	return 0;
+}
+
+static const struct file_operations csf_self_fops = {
+	.owner = THIS_MODULE,
+	.open = csf_self_open,
+	.release = csf_page_release,
+	.read = csf_page_read,
+	.mmap = csf_page_mmap,
+	.llseek = generic_file_llseek,
+};
+
+static const struct file_operations csf_tid_fops = {
+	.owner = THIS_MODULE,
+	.open = csf_tid_open,
+	.release = csf_page_release,
+	.read = csf_page_read,
+	.mmap = csf_page_mmap,
+	.llseek = generic_file_llseek,
+};
+
+/* ---- cpu ---------------------------------------------------------------- */
+
+static int csf_cpu_open(struct inode *inode, struct file *file)
+{
+	return file->f_mode & FMODE_WRITE ? -EACCES : 0;
+}
+
+static ssize_t csf_cpu_read(struct file *file, char __user *buf, size_t count,
+			    loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, count, ppos, csf_cpu_hdr,
+				       csf_cpu_size);
+}
+
+static const struct file_operations csf_cpu_fops = {
+	.owner = THIS_MODULE,
+	.open = csf_cpu_open,
+	.read = csf_cpu_read,
+	.mmap = csf_cpu_mmap,
+	.llseek = generic_file_llseek,
+};
+
+/* ---- threads/ ------------------------------------------------------------ */
+
+/* A tid in canonical decimal: no sign, no leading zero, no overflow. */
+static bool csf_parse_tid(const struct qstr *name, pid_t *tid)
+{
+	unsigned int i;
+	u64 v = 0;
+
+	if (!name->len || name->len > 10 || name->name[0] == '0')
+		return false;
+	for (i = 0; i < name->len; i++) {
+		if (name->name[i] < '0' || name->name[i] > '9')
+			return false;
+		v = v * 10 + (name->name[i] - '0');
+	}
+	if (v > PID_MAX_LIMIT)
+		return false;
+	*tid = v;
+	return true;
+}
+
+static struct dentry *csf_threads_lookup(struct inode *dir,
+					 struct dentry *dentry,
+					 unsigned int flags)
+{
+	struct inode *inode = NULL;
+	struct page *page;
+	kuid_t uid;
+	kgid_t gid;
+	pid_t tid;
+
+	if (csf_parse_tid(&dentry->d_name, &tid)) {
+		page = csf_thread_get_page(tid, &uid, &gid);
+		if (page) {
+			put_page(page);
+			/* Only its user and root: narrower than /proc. */
+			inode = csf_new_inode(dir->i_sb,
+					      CSF_INO_TID_BASE + tid,
+					      S_IFREG | 0400);
+			if (!inode)
+				return ERR_PTR(-ENOMEM);
+			inode->i_uid = uid;
+			inode->i_gid = gid;
+			inode->i_size = PAGE_SIZE;
+			inode->i_fop = &csf_tid_fops;
+		}
+	}
+	return d_splice_alias(inode, dentry);
+}
+
+static int csf_cmp_tid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * f_pos is "next tid + 2", so a listing resumed after threads came and went
+ * neither repeats nor skips the ones that stayed.
+ */
+static int csf_threads_iterate(struct file *file, struct dir_context *ctx)
+{
+	char name[16];
+	pid_t *tids;
+	int i, n;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	tids = kvmalloc_array(csf_max_threads, sizeof(*tids), GFP_KERNEL);
+	if (!tids)
+		return -ENOMEM;
+	n = csf_thread_tids(tids, csf_max_threads);
+	sort(tids, n, sizeof(*tids), csf_cmp_tid, NULL);
+	for (i = 0; i < n; i++) {
+		if ((loff_t)tids[i] + 2 < ctx->pos)
+			continue;
+		ctx->pos = (loff_t)tids[i] + 2;
+		if (!dir_emit(ctx, name, snprintf(name, sizeof(name), "%d",
+						  tids[i]),
+			      CSF_INO_TID_BASE + tids[i], DT_REG))
+			goto out;
+	}
+	ctx->pos = (loff_t)PID_MAX_LIMIT + 3;
+out:
+	kvfree(tids);
+	return 0;
+}
+
+static const struct inode_operations csf_threads_iops = {
+	.lookup = csf_threads_lookup,
+};
+
+static const struct file_operations csf_threads_fops = {
+	.owner = THIS_MODULE,
+	.read = generic_read_dir,
+	.iterate_shared = csf_threads_iterate,
+	.llseek = generic_file_llseek,
+};
+
+/* ---- the root directory --------------------------------------------------- */
+
+static const struct csf_root_entry {
+	const char *name;
+	unsigned long ino;
+	umode_t mode;
+	unsigned char dtype;
+} csf_root_entries[] = {
+	{ "cpu", CSF_INO_CPU, S_IFREG | 0444, DT_REG },
+	{ "thread-self", CSF_INO_SELF, S_IFREG | 0444, DT_REG },
+	{ "threads", CSF_INO_THREADS, S_IFDIR | 0555, DT_DIR },
+};
+
+static struct dentry *csf_root_lookup(struct inode *dir, struct dentry *dentry,
+				      unsigned int flags)
+{
+	const struct csf_root_entry *e = NULL;
+	struct inode *inode = NULL;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(csf_root_entries); i++)
+		if (!strcmp(dentry->d_name.name, csf_root_entries[i].name))
+			e = &csf_root_entries[i];
+	if (e) {
+		inode = csf_new_inode(dir->i_sb, e->ino, e->mode);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		switch (e->ino) {
+		case CSF_INO_CPU:
+			inode->i_fop = &csf_cpu_fops;
+			inode->i_size = csf_cpu_size;
+			break;
+		case CSF_INO_SELF:
+			inode->i_fop = &csf_self_fops;
+			inode->i_size = PAGE_SIZE;
+			break;
+		case CSF_INO_THREADS:
+			inode->i_op = &csf_threads_iops;
+			inode->i_fop = &csf_threads_fops;
+			set_nlink(inode, 2);
+			break;
+		}
+	}
+	return d_splice_alias(inode, dentry);
+}
+
+static int csf_root_iterate(struct file *file, struct dir_context *ctx)
+{
+	const struct csf_root_entry *e;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	for (; ctx->pos - 2 < ARRAY_SIZE(csf_root_entries); ctx->pos++) {
+		e = &csf_root_entries[ctx->pos - 2];
+		if (!dir_emit(ctx, e->name, strlen(e->name), e->ino, e->dtype))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct inode_operations csf_root_iops = {
+	.lookup = csf_root_lookup,
+};
+
+static const struct file_operations csf_root_fops = {
+	.owner = THIS_MODULE,
+	.read = generic_read_dir,
+	.iterate_shared = csf_root_iterate,
+	.llseek = generic_file_llseek,
+};
+
+/* ---- superblock and registration ----------------------------------------- */
+
+static const struct super_operations csf_super_ops = {
+	.statfs = simple_statfs,
+};
+
+static int csf_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct inode *root;
+
+	sb->s_blocksize = PAGE_SIZE;
+	sb->s_blocksize_bits = PAGE_SHIFT;
+	sb->s_magic = CSF_FS_MAGIC;
+	sb->s_op = &csf_super_ops;
+	sb->s_time_gran = 1;
+	/* always_delete_dentry: lookups always ask the registry. */
+#ifdef HAVE_SET_DEFAULT_D_OP
+	set_default_d_op(sb, &simple_dentry_operations);
+#else
+	sb->s_d_op = &simple_dentry_operations;
+#endif
+	root = csf_new_inode(sb, CSF_INO_ROOT, S_IFDIR | 0555);
+	if (!root)
+		return -ENOMEM;
+	root->i_op = &csf_root_iops;
+	root->i_fop = &csf_root_fops;
+	set_nlink(root, 3);
+	sb->s_root = d_make_root(root);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static int csf_get_tree(struct fs_context *fc)
+{
+	return get_tree_single(fc, csf_fill_super);
+}
+
+static const struct fs_context_operations csf_context_ops = {
+	.get_tree = csf_get_tree,
+};
+
+static int csf_init_fs_context(struct fs_context *fc)
+{
+	fc->ops = &csf_context_ops;
+	return 0;
+}
+
+/* .owner pins the module while any superblock exists: rmmod gets EBUSY. */
+static struct file_system_type csf_fs_type = {
+	.owner = THIS_MODULE,
+	.name = CSF_FS_NAME,
+	.init_fs_context = csf_init_fs_context,
+	.kill_sb = kill_anon_super,
+};
+
+int csf_fs_register(void)
+{
+	int err;
+
+	err = sysfs_create_mount_point(fs_kobj, CSF_FS_NAME);
+	if (err)
+		return err;
+	err = register_filesystem(&csf_fs_type);
+	if (err)
+		sysfs_remove_mount_point(fs_kobj, CSF_FS_NAME);
+	return err;
+}
+
+void csf_fs_unregister(void)
+{
+	unregister_filesystem(&csf_fs_type);
+	sysfs_remove_mount_point(fs_kobj, CSF_FS_NAME);
+}

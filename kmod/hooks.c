@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks.c - the scheduler tracepoint probes: the hot path.
+ *
+ * __tracepoint_sched_* are not exported to modules, so the tracepoints are
+ * found by name with for_each_kernel_tracepoint() and attached with
+ * tracepoint_probe_register().  Each probe's prototype must match the
+ * tracepoint's exactly (kCFI kernels trap on a mismatch).
+ *
+ * sched_wakeup_new is not hooked: a task registers itself, so it has run
+ * before it can be registered and a new task never is.
+ */
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "csf.h"
+
+/* Under the runqueue lock, IRQs off: timestamps and additions only. */
+static void csf_probe_switch(void *data, bool preempt,
+			     struct task_struct *prev,
+			     struct task_struct *next,
+			     unsigned int prev_state)
+{
+	u64 now = csf_now();
+
+	csf_cpu_switch(now, preempt, prev, next, prev_state);
+	if (csf_threads_any())
+		csf_thread_switch(now, preempt, prev, next, prev_state);
+}
+
+/* May run on any CPU, under p->pi_lock and the target runqueue's lock. */
+static void csf_probe_wakeup(void *data, struct task_struct *p)
+{
+	csf_cpu_wakeup(p);
+	if (csf_threads_any())
+		csf_thread_wakeup(p);
+}
+
+static void csf_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	csf_cpu_migrate(p, dest_cpu);
+	if (csf_threads_any())
+		csf_thread_migrate(p);
+}
+
+/* sched_process_exit gained group_dead in 6.16; compat.h tells which. */
+#ifdef HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
+static void csf_probe_exit(void *data, struct task_struct *p, bool group_dead)
+#else
+static void csf_probe_exit(void *data, struct task_struct *p)
+#endif
+{
+	if (csf_threads_any())
+		csf_thread_exit(p);
+}
+
+static void csf_probe_free(void *data, struct task_struct *p)
+{
+	if (csf_threads_any())
+		csf_thread_free(p);
+}
+
+static struct csf_probe {
+	const char *name;
+	void *func;
+	struct tracepoint *tp;
+	bool registered;
+} csf_probes[] = {
+	{ "sched_switch", csf_probe_switch },
+	{ "sched_wakeup", csf_probe_wakeup },
+	{ "sched_migrate_task", csf_probe_migrate },
+	{ "sched_process_exit", csf_probe_exit },
+	{ "sched_process_free", csf_probe_free },
+};
+
+static void csf_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(csf_probes); i++)
+		if (!strcmp(tp->name, csf_probes[i].name))
+			csf_probes[i].tp = tp;
+}
+
+void csf_hooks_unregister(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(csf_probes) - 1; i >= 0; i--) {
+		if (!csf_probes[i].registered)
+			continue;
+		tracepoint_probe_unregister(csf_probes[i].tp,
+					    csf_probes[i].func, NULL);
+		csf_probes[i].registered = false;
+	}
+	/* No probe runs on any CPU once this returns. */
+	tracepoint_synchronize_unregister();
+}
+
+int csf_hooks_register(void)
+{
+	int i, err;
+
+	for_each_kernel_tracepoint(csf_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(csf_probes); i++) {
+		if (!csf_probes[i].tp) {
+			pr_err("coarse_stat_fs: tracepoint %s not found\n",
+			       csf_probes[i].name);
+			err = -ENOENT;
+			goto fail;
+		}
+		err = tracepoint_probe_register(csf_probes[i].tp,
+						csf_probes[i].func, NULL);
+		if (err) {
+			pr_err("coarse_stat_fs: cannot attach to %s: %d\n",
+			       csf_probes[i].name, err);
+			goto fail;
+		}
+		csf_probes[i].registered = true;
+	}
+	return 0;
+fail:
+	csf_hooks_unregister();
+	return err;
+}

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thread.c - registered threads: their pages, the registry, and the state
+ * machine the scheduler probes drive.
+ *
+ * A thread registers itself by opening thread-self.  Its entry lives in a
+ * fixed hash table keyed by the task pointer, looked up without locks from
+ * the probes (RCU), and is removed at sched_process_free, when the task
+ * pointer can no longer reach a probe nor be reused.  The page itself is
+ * reference counted: every open file and every mapping holds a reference,
+ * so it outlives the entry for whoever still maps it.
+ *
+ * State machine (per thread, under its lock).  Every event first closes the
+ * open interval into the total of the recorded state, so the totals always
+ * add up to the time since registration whatever order events come in:
+ *
+ *   switch out, asleep       -> SLEEPING, IOWAIT or BLOCKED; nvcsw++
+ *   switch out, preempted or
+ *     still TASK_RUNNING     -> RUNNABLE; nivcsw++ (nvcsw++ when it asked
+ *                               to sleep but a signal kept it runnable,
+ *                               as the kernel counts it)
+ *   switch in                -> RUNNING on this CPU
+ *   wakeup of an asleep one  -> RUNNABLE; wakeups++
+ *   wakeup of a RUNNING or
+ *     RUNNABLE one           -> nothing: it was woken before it got off the
+ *                               CPU, so it never slept (ttwu_runnable)
+ *   migration                -> migrations++
+ *   exit                     -> EXITED, terminal: later events are ignored
+ */
+#include <linux/hashtable.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "csf.h"
+
+struct csf_thread {
+	struct hlist_node node;		/* in csf_threads, keyed by task */
+	struct task_struct *task;	/* the key; valid until removal */
+	struct page *page;		/* one reference held by the entry */
+	struct csf_thread_page *tp;
+	raw_spinlock_t lock;		/* serialises writers of tp */
+	struct rcu_head rcu;
+};
+
+#define CSF_HASH_BITS 12
+
+static DEFINE_HASHTABLE(csf_threads, CSF_HASH_BITS);
+/* Serialises insertion and removal; lookups use RCU. */
+static DEFINE_RAW_SPINLOCK(csf_threads_lock);
+/* Entries in the table; 0 lets every probe return at once. */
+static atomic_t csf_nr_entries = ATOMIC_INIT(0);
+
+static inline atomic64_t *csf_hdr_counter(__u64 *field)
+{
+	return (atomic64_t *)field;
+}
+
+bool csf_threads_any(void)
+{
+	return atomic_read(&csf_nr_entries) != 0;
+}
+
+/*
+ * The fast negative check: almost no task is registered, and for those the
+ * walk ends at an empty bucket after one load.
+ */
+static __always_inline struct csf_thread *csf_thread_find(struct task_struct *p)
+{
+	struct csf_thread *t;
+
+	hash_for_each_possible_rcu_notrace(csf_threads, t, node,
+					   (unsigned long)p)
+		if (t->task == p)
+			return t;
+	return NULL;
+}
+
+static void csf_thread_free_rcu(struct rcu_head *rcu)
+{
+	struct csf_thread *t = container_of(rcu, struct csf_thread, rcu);
+
+	put_page(t->page);
+	kfree(t);
+}
+
+/* Register current (idempotent) and return its page with a reference. */
+int csf_thread_register(struct page **pagep)
+{
+	struct task_struct *p = current;
+	struct csf_thread_page *tp;
+	struct csf_thread *t;
+	unsigned long flags;
+	u64 now;
+
+	rcu_read_lock();
+	t = csf_thread_find(p);
+	if (t)
+		get_page(t->page);
+	rcu_read_unlock();
+	if (t) {
+		*pagep = t->page;
+		return 0;
+	}
+
+	if (atomic_inc_return(&csf_nr_entries) > csf_max_threads) {
+		atomic_dec(&csf_nr_entries);
+		return -ENOSPC;
+	}
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (t)
+		t->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!t || !t->page) {
+		kfree(t);
+		atomic_dec(&csf_nr_entries);
+		return -ENOMEM;
+	}
+	t->task = p;
+	t->tp = tp = page_address(t->page);
+	raw_spin_lock_init(&t->lock);
+
+	tp->magic = CSF_THREAD_MAGIC;
+	tp->abi_major = CSF_ABI_MAJOR;
+	tp->abi_minor = CSF_ABI_MINOR;
+	tp->clock = csf_cpu_hdr->clock;
+	tp->tid = task_pid_nr(p);
+	tp->tgid = task_tgid_nr(p);
+	memcpy(tp->comm, p->comm, sizeof(tp->comm));
+	tp->comm[sizeof(tp->comm) - 1] = '\0';
+	tp->state = CSF_STATE_RUNNING;
+
+	/*
+	 * IRQs (and so preemption) off from the first timestamp to the
+	 * insertion: the thread cannot be switched out unseen in between.
+	 */
+	raw_spin_lock_irqsave(&csf_threads_lock, flags);
+	now = csf_now();
+	tp->registered_at = now;
+	tp->state_since = now;
+	tp->cpu = smp_processor_id();
+	hash_add_rcu(csf_threads, &t->node, (unsigned long)p);
+	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
+
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+
+	get_page(t->page);
+	*pagep = t->page;
+	return 0;
+}
+
+/*
+ * The page of live registered thread @tid (global pid namespace) with a
+ * reference, and the owner its file shows: the task's effective ids now.
+ */
+struct page *csf_thread_get_page(pid_t tid, kuid_t *uid, kgid_t *gid)
+{
+	struct page *page = NULL;
+	struct task_struct *p;
+	struct csf_thread *t;
+
+	rcu_read_lock();
+	p = pid_task(find_pid_ns(tid, &init_pid_ns), PIDTYPE_PID);
+	t = p ? csf_thread_find(p) : NULL;
+	if (t && READ_ONCE(t->tp->state) != CSF_STATE_EXITED) {
+		const struct cred *cred = __task_cred(p);
+
+		*uid = cred->euid;
+		*gid = cred->egid;
+		page = t->page;
+		get_page(page);
+	}
+	rcu_read_unlock();
+	return page;
+}
+
+/* Up to @max tids of live registered threads, in no order; the count. */
+int csf_thread_tids(pid_t *tids, int max)
+{
+	struct csf_thread *t;
+	int bkt, n = 0;
+
+	rcu_read_lock();
+	hash_for_each_rcu(csf_threads, bkt, t, node) {
+		if (n == max)
+			break;
+		if (READ_ONCE(t->tp->state) != CSF_STATE_EXITED)
+			tids[n++] = READ_ONCE(t->tp->tid);
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+static inline u32 csf_sleep_state(struct task_struct *p, unsigned int state)
+{
+	if (p->in_iowait)
+		return CSF_STATE_IOWAIT;
+	if (state & TASK_INTERRUPTIBLE)
+		return CSF_STATE_SLEEPING;
+	return CSF_STATE_BLOCKED;
+}
+
+static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
+			   struct task_struct *prev, unsigned int prev_state)
+{
+	struct csf_thread_page *tp = t->tp;
+	bool voluntary = !preempt && prev_state != TASK_RUNNING;
+	u32 state;
+
+	if (voluntary && READ_ONCE(prev->__state) != TASK_RUNNING)
+		state = csf_sleep_state(prev, prev_state);
+	else
+		state = CSF_STATE_RUNNABLE;
+
+	raw_spin_lock(&t->lock);
+	if (tp->state != CSF_STATE_EXITED) {
+		csf_write_begin(&tp->seq);
+		csf_close_interval(&tp->time[tp->state], &tp->state_since, now);
+		tp->state = state;
+		if (voluntary)
+			tp->nvcsw++;
+		else
+			tp->nivcsw++;
+		memcpy(tp->comm, prev->comm, sizeof(tp->comm) - 1);
+		csf_write_end(&tp->seq);
+	}
+	raw_spin_unlock(&t->lock);
+}
+
+static void csf_switch_in(struct csf_thread *t, u64 now, int cpu)
+{
+	struct csf_thread_page *tp = t->tp;
+
+	raw_spin_lock(&t->lock);
+	if (tp->state != CSF_STATE_EXITED) {
+		csf_write_begin(&tp->seq);
+		csf_close_interval(&tp->time[tp->state], &tp->state_since, now);
+		tp->state = CSF_STATE_RUNNING;
+		tp->cpu = cpu;
+		csf_write_end(&tp->seq);
+	}
+	raw_spin_unlock(&t->lock);
+}
+
+/* sched_switch: runqueue lock held, IRQs off. */
+void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
+		       struct task_struct *next, unsigned int prev_state)
+{
+	struct csf_thread *t;
+
+	t = csf_thread_find(prev);
+	if (t)
+		csf_switch_out(t, now, preempt, prev, prev_state);
+	t = csf_thread_find(next);
+	if (t)
+		csf_switch_in(t, now, smp_processor_id());
+}
+
+void csf_thread_wakeup(struct task_struct *p)
+{
+	struct csf_thread *t = csf_thread_find(p);
+	struct csf_thread_page *tp;
+	unsigned long flags;
+
+	if (!t)
+		return;
+	tp = t->tp;
+	raw_spin_lock_irqsave(&t->lock, flags);
+	if (tp->state == CSF_STATE_SLEEPING || tp->state == CSF_STATE_IOWAIT ||
+	    tp->state == CSF_STATE_BLOCKED) {
+		csf_write_begin(&tp->seq);
+		csf_close_interval(&tp->time[tp->state], &tp->state_since,
+				   csf_now());
+		tp->state = CSF_STATE_RUNNABLE;
+		tp->wakeups++;
+		csf_write_end(&tp->seq);
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+void csf_thread_migrate(struct task_struct *p)
+{
+	struct csf_thread *t = csf_thread_find(p);
+	struct csf_thread_page *tp;
+	unsigned long flags;
+
+	if (!t)
+		return;
+	tp = t->tp;
+	raw_spin_lock_irqsave(&t->lock, flags);
+	if (tp->state != CSF_STATE_EXITED) {
+		csf_write_begin(&tp->seq);
+		tp->migrations++;
+		csf_write_end(&tp->seq);
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+/* sched_process_exit: the thread itself, in do_exit(). */
+void csf_thread_exit(struct task_struct *p)
+{
+	struct csf_thread *t = csf_thread_find(p);
+	struct csf_thread_page *tp;
+	unsigned long flags;
+
+	if (!t)
+		return;
+	tp = t->tp;
+	raw_spin_lock_irqsave(&t->lock, flags);
+	if (tp->state != CSF_STATE_EXITED) {
+		csf_write_begin(&tp->seq);
+		csf_close_interval(&tp->time[tp->state], &tp->state_since,
+				   csf_now());
+		tp->state = CSF_STATE_EXITED;
+		csf_write_end(&tp->seq);
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+
+	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+}
+
+/*
+ * sched_process_free: the task is gone for good (an RCU callback after its
+ * last reference).  The entry leaves the table now and is freed after a
+ * grace period, when no probe can still be looking at it.
+ */
+void csf_thread_free(struct task_struct *p)
+{
+	struct csf_thread *t;
+	unsigned long flags;
+
+	/* Every task is freed once: look without the lock first. */
+	rcu_read_lock();
+	t = csf_thread_find(p);
+	rcu_read_unlock();
+	if (!t)
+		return;
+
+	raw_spin_lock_irqsave(&csf_threads_lock, flags);
+	hash_del_rcu(&t->node);
+	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
+	atomic_dec(&csf_nr_entries);
+	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
+	call_rcu(&t->rcu, csf_thread_free_rcu);
+}
+
+/* Module exit, after the probes are gone and RCU callbacks have run. */
+void csf_threads_release_all(void)
+{
+	struct hlist_node *tmp;
+	struct csf_thread *t;
+	int bkt;
+
+	hash_for_each_safe(csf_threads, bkt, tmp, t, node) {
+		hash_del(&t->node);
+		put_page(t->page);
+		kfree(t);
+	}
+	atomic_set(&csf_nr_entries, 0);
+}
