@@ -37,8 +37,14 @@ static void csf_probe_wakeup(void *data, struct task_struct *p)
 		csf_thread_wakeup(p);
 }
 
+/*
+ * set_task_cpu() traces before it checks whether the CPU changes at all;
+ * only a real change is a migration (se.nr_migrations counts the same).
+ */
 static void csf_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 {
+	if (task_cpu(p) == dest_cpu)
+		return;
 	csf_cpu_migrate(p, dest_cpu);
 	if (csf_threads_any())
 		csf_thread_migrate(p);
