@@ -102,13 +102,21 @@ uint64_t csf_rdtsc(void);
  */
 int csf_clock(void);
 
-/* csf_ticks_to_ns - convert a duration in clock ticks to nanoseconds. */
+/*
+ * csf_ticks_to_ns - convert a duration in clock ticks to nanoseconds, with
+ * the cpu header's clock_mult/clock_shift (128-bit product).  Without the
+ * module there are no ticks to convert: @ticks is returned unchanged.
+ */
 uint64_t csf_ticks_to_ns(uint64_t ticks);
 
 /*
  * csf_snap_delta - @after minus @before, in nanoseconds.  Both must be of
- * the same thread and @after not older than @before: otherwise -EINVAL.
- * wall_ns equals the sum of the five state times up to clock rounding.
+ * the same thread (same tid and registration) and @after not older than
+ * @before, with no counter going back: otherwise -EINVAL.  wall_ns equals
+ * the sum of the five state times up to clock rounding (the parts are
+ * rounded so that they add up exactly among themselves).  A state total a
+ * few ticks lower in @after, left by an extrapolation that ran just past a
+ * switch, counts as 0.
  */
 int csf_snap_delta(const struct csf_snap *before, const struct csf_snap *after,
 		   struct csf_delta *out);
@@ -116,17 +124,28 @@ int csf_snap_delta(const struct csf_snap *before, const struct csf_snap *after,
 /*
  * csf_format_diff - one human-readable line: wall time, its split into run,
  * runnable, sleep, iowait and blocked, switches, wakeups, migrations and the
- * CPUs before and after.  Returns the length written (without the NUL), or
- * a negative errno (-EINVAL as csf_snap_delta, -ENOSPC when @len is too
- * small; CSF_DIFF_BUFSZ is always enough).
+ * CPUs before and after ("cpu 0->1", or "cpu 1" when it did not change);
+ * a zero duration reads "0".  Translated through gettext.  Returns the
+ * length written (without the NUL), or a negative errno (-EINVAL as
+ * csf_snap_delta, -ENOSPC when @len is too small: @buf is then "";
+ * CSF_DIFF_BUFSZ is always enough).
  */
 int csf_format_diff(char *buf, size_t len, const struct csf_snap *before,
 		    const struct csf_snap *after);
 
-/* csf_format_ns - @ns in a short human unit ("812ns", "3.42ms", "1.20s"). */
+/*
+ * csf_format_ns - @ns in a short human unit with three significant digits,
+ * rounded to nearest ("812ns", "3.42ms", "1.20s"; microseconds are "us",
+ * or "\xc2\xb5s", the micro sign, when the locale's codeset is UTF-8).
+ * Returns the length written or -ENOSPC.
+ */
 int csf_format_ns(char *buf, size_t len, uint64_t ns);
 
-/* csf_state_name - "running", "runnable", ..., "exited", or "?". */
+/*
+ * csf_state_name - "running", "runnable", "sleeping", "iowait", "blocked",
+ * "exited", or "?".  Untranslated, for stable batch output; the words are
+ * in the package's catalogue, so a display may pass them through gettext.
+ */
 const char *csf_state_name(unsigned int state);
 
 /*
@@ -165,13 +184,17 @@ struct csf_cpu_delta {
 int csf_cpu_count(void);
 
 /*
- * csf_cpu_snap - snapshot CPUs 0..n-1 (n at most csf_cpu_count()) into
- * @snaps.  No system call once the cpu page is mapped.  Returns the number
- * of CPUs written or a negative errno.
+ * csf_cpu_snap - snapshot CPUs 0..n-1 into @snaps (a larger @n is cut to
+ * csf_cpu_count()).  No system call once the cpu page is mapped.  Returns
+ * the number of CPUs written or a negative errno.
  */
 int csf_cpu_snap(struct csf_cpu_snap *snaps, unsigned int n);
 
-/* csf_cpu_delta - @after minus @before of one CPU, in nanoseconds. */
+/*
+ * csf_cpu_delta - @after minus @before of one CPU, in nanoseconds; -EINVAL
+ * when @after is older.  A /proc/stat bucket that went back (the kernel's
+ * NOHZ iowait can) counts as 0.
+ */
 int csf_cpu_delta(const struct csf_cpu_snap *before,
 		  const struct csf_cpu_snap *after, struct csf_cpu_delta *out);
 
@@ -186,7 +209,8 @@ int csf_generation(uint64_t *gen);
  *
  * csf_threads_list - the tids of registered, live threads, sorted.  Fills
  * at most @max and returns how many there are (which may exceed @max: call
- * again with a larger array), or a negative errno.
+ * again with a larger array; @tids may be NULL when @max is 0), or a
+ * negative errno (-ENOENT: not mounted).
  */
 int csf_threads_list(pid_t *tids, size_t max);
 
@@ -194,7 +218,9 @@ struct csf_thread_map;
 
 /*
  * csf_thread_map - map the page of thread @tid.  -ENOENT: not registered or
- * already exited; -EACCES: not yours (only its user and root may map it).
+ * already exited; -EACCES: not yours (only its user and root may map it);
+ * -EPROTO: not a page of this ABI; -EINVAL: @tid <= 0.  Release with
+ * csf_thread_unmap().
  */
 int csf_thread_map(pid_t tid, struct csf_thread_map **out);
 

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cpu.c - per-CPU snapshots and deltas from the cpu page, and the
+ * registration generation in its header.
+ */
+#include "config.h"
+
+#include <errno.h>
+
+#include "internal.h"
+
+/* Where record @i starts: the published sizes, so later minors fit. */
+static const struct csf_cpu_record *csf_cpu_record(unsigned int i)
+{
+	return (const void *)(csf_cpu.base + csf_cpu.header_size +
+			      (size_t)i * csf_cpu.record_size);
+}
+
+CSF_PUBLIC int csf_cpu_count(void)
+{
+	int err = csf_cpu_init();
+
+	return err ? err : (int)csf_cpu.nr_cpus;
+}
+
+/*
+ * Two writers, two sequence counters: the switch half under seq, with the
+ * clock read that extrapolates it; the stat half under stat_seq, without,
+ * since stat[] is a copy with its own stat_time.
+ */
+static void csf_cpu_read(const struct csf_cpu_record *rec,
+			 struct csf_cpu_snap *snap)
+{
+	uint32_t start, state;
+	uint64_t since;
+	unsigned int i;
+
+	do {
+		start = csf_seq_begin(&rec->seq);
+		state = rec->state;
+		since = rec->state_since;
+		for (i = 0; i < CSF_CPU_NR_STATES; i++)
+			snap->time[i] = rec->time[i];
+		snap->nr_switches = rec->nr_switches;
+		snap->now = csf_read_clock();
+	} while (csf_seq_retry(&rec->seq, start));
+
+	do {
+		start = csf_seq_begin(&rec->stat_seq);
+		snap->online = rec->online;
+		snap->stat_time = rec->stat_time;
+		for (i = 0; i < CSF_STAT_NR; i++)
+			snap->stat[i] = rec->stat[i];
+	} while (csf_seq_retry(&rec->stat_seq, start));
+
+	snap->state = state;
+	if (state < CSF_CPU_NR_STATES && snap->now > since)
+		snap->time[state] += snap->now - since;
+}
+
+CSF_PUBLIC int csf_cpu_snap(struct csf_cpu_snap *snaps, unsigned int n)
+{
+	unsigned int i;
+	int err;
+
+	err = csf_cpu_init();
+	if (err)
+		return err;
+	if (n > csf_cpu.nr_cpus)
+		n = csf_cpu.nr_cpus;
+	for (i = 0; i < n; i++)
+		csf_cpu_read(csf_cpu_record(i), &snaps[i]);
+	return (int)n;
+}
+
+static uint64_t csf_sub_clamp(uint64_t after, uint64_t before)
+{
+	return after > before ? after - before : 0;
+}
+
+/*
+ * Busy/idle/iowait are ours and only move forward, up to the few ticks an
+ * extrapolation can run ahead of the next switch: clamped.  stat[] is the
+ * kernel's own accounting, whose NOHZ iowait is known to step backwards
+ * now and then: clamped too, rather than refused.
+ */
+CSF_PUBLIC int csf_cpu_delta(const struct csf_cpu_snap *before,
+			     const struct csf_cpu_snap *after,
+			     struct csf_cpu_delta *out)
+{
+	unsigned int i;
+
+	if (after->now < before->now ||
+	    after->nr_switches < before->nr_switches)
+		return -EINVAL;
+	out->wall_ns = csf_ticks_to_ns(after->now - before->now);
+	out->busy_ns = csf_ticks_to_ns(csf_sub_clamp(after->time[CSF_CPU_BUSY],
+						     before->time[CSF_CPU_BUSY]));
+	out->idle_ns = csf_ticks_to_ns(csf_sub_clamp(after->time[CSF_CPU_IDLE],
+						     before->time[CSF_CPU_IDLE]));
+	out->iowait_ns = csf_ticks_to_ns(
+		csf_sub_clamp(after->time[CSF_CPU_IOWAIT],
+			      before->time[CSF_CPU_IOWAIT]));
+	out->nr_switches = after->nr_switches - before->nr_switches;
+	for (i = 0; i < CSF_STAT_NR; i++)
+		out->stat_ns[i] = csf_sub_clamp(after->stat[i],
+						before->stat[i]);
+	return 0;
+}
+
+CSF_PUBLIC int csf_generation(uint64_t *gen)
+{
+	const struct csf_cpu_header *h;
+	int err;
+
+	err = csf_cpu_init();
+	if (err)
+		return err;
+	h = (const void *)csf_cpu.base;
+	/* a single aligned store by the kernel: no seqcount needed */
+	*gen = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
+	return 0;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - what the files of libcoarse_stat_fs share and nobody else
+ * sees.  The library is built with -fvisibility=hidden: only definitions
+ * marked CSF_PUBLIC (the csf_* API of coarse_stat_fs.h) are exported.
+ */
+#ifndef CSF_INTERNAL_H
+#define CSF_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "coarse_stat_fs.h"
+
+#define CSF_PUBLIC	__attribute__((visibility("default")))
+
+#define csf_likely(x)	__builtin_expect(!!(x), 1)
+#define csf_unlikely(x)	__builtin_expect(!!(x), 0)
+
+/* A mapped page of another thread (monitor.c). */
+struct csf_thread_map {
+	const struct csf_thread_page *page;
+	size_t len;
+};
+
+/*
+ * The cpu page and what its header says, read once (clock.c).  Valid after
+ * csf_cpu_init() returned 0; never unmapped, a fork child keeps it.
+ */
+struct csf_cpu_info {
+	const unsigned char *base;	/* the mapping; header at offset 0 */
+	size_t map_len;
+	uint32_t header_size;
+	uint32_t record_size;
+	uint32_t nr_cpus;
+	uint32_t clock;			/* enum csf_clock */
+	uint32_t clock_mult;
+	uint32_t clock_shift;
+};
+
+extern struct csf_cpu_info csf_cpu;
+extern int csf_cpu_ready;		/* 1 once csf_cpu is valid */
+extern uint32_t csf_clock_id;		/* 0 until the header was read */
+extern size_t csf_page_size;		/* valid once csf_cpu_ready */
+extern int csf_seen_abi_major;		/* for csf_strerror(-EPROTO) */
+
+int csf_cpu_init_slow(void);
+
+/* Map the cpu page once per process; 0 or a negative errno.  Cheap. */
+static inline int csf_cpu_init(void)
+{
+	if (csf_likely(__atomic_load_n(&csf_cpu_ready, __ATOMIC_ACQUIRE)))
+		return 0;
+	return csf_cpu_init_slow();
+}
+
+/* map.c */
+int csf_path(char *buf, size_t len, const char *name);
+int csf_map_file(const char *name, size_t len, const void **out);
+int csf_thread_page_check(const struct csf_thread_page *page);
+
+/* error.c */
+void csf_i18n_init(void);
+
+static inline uint64_t csf_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The clock of the pages.  Plain RDTSC, not RDTSCP or LFENCE;RDTSC: the
+ * serialising forms cost 10-30 cycles more, about the price of the whole
+ * snapshot, and buy nothing a reader can use.  Unserialised, RDTSC may
+ * execute a little before the page loads retire, so "now" can be a few
+ * cycles older than a state_since it is compared with (the reader treats
+ * now < state_since as 0, as it must anyway for clocks of different
+ * CPUs), or a little after the final sequence check, so the open interval
+ * is extrapolated a few cycles past a switch the page does not show yet
+ * (the next snapshot corrects it; csf_snap_delta clamps the difference).
+ * The "memory" clobber keeps the compiler from moving the read out of the
+ * sequence-counter section.
+ */
+static inline uint64_t csf_read_clock(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (csf_likely(__atomic_load_n(&csf_clock_id, __ATOMIC_RELAXED) !=
+		       CSF_CLOCK_MONO)) {
+		uint32_t lo, hi;
+
+		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+		return ((uint64_t)hi << 32) | lo;
+	}
+#endif
+	return csf_mono_ns();
+}
+
+static inline void csf_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" : : : "memory");
+#endif
+}
+
+/*
+ * The sequence-counter reader, the one implementation of the protocol the
+ * ABI header describes, in the kernel's read_seqcount_begin()/retry()
+ * shape so that a reader copies straight into its result:
+ *
+ *	do {
+ *		start = csf_seq_begin(&rec->seq);
+ *		...plain loads of rec...
+ *	} while (csf_seq_retry(&rec->seq, start));
+ *
+ * The acquire load in csf_seq_begin() keeps the loads of the record from
+ * being performed before it; the acquire fence in csf_seq_retry() keeps
+ * them from being performed after the second load of seq.  On x86 both are
+ * compiler barriers only; on arm64 they are the smp_rmb() the protocol
+ * needs.  A writer never waits for us, so an odd or changed seq just
+ * means: copy again.
+ */
+static inline uint32_t csf_seq_begin(const uint32_t *seq)
+{
+	uint32_t start;
+
+	while (csf_unlikely((start = __atomic_load_n(seq, __ATOMIC_ACQUIRE)) &
+			    1))
+		csf_cpu_relax();
+	return start;
+}
+
+static inline int csf_seq_retry(const uint32_t *seq, uint32_t start)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return csf_unlikely(__atomic_load_n(seq, __ATOMIC_RELAXED) != start);
+}
+
+/*
+ * csf_page_read - a consistent snapshot of a thread page at "now", the
+ * open interval added: the thread's own csf_thread_snap() and the
+ * monitor's csf_thread_read() both read through this, and only this.
+ * "now" is read inside the section so that it and the copy describe one
+ * instant; the arithmetic waits until the copy is known to be good.
+ */
+static inline void csf_page_read(const struct csf_thread_page *page,
+				 struct csf_snap *snap)
+{
+	uint32_t start, state;
+	unsigned int i;
+
+	do {
+		start = csf_seq_begin(&page->seq);
+		state = page->state;
+		snap->state_since = page->state_since;
+		for (i = 0; i < CSF_NR_STATES; i++)
+			snap->time[i] = page->time[i];
+		snap->nvcsw = page->nvcsw;
+		snap->nivcsw = page->nivcsw;
+		snap->wakeups = page->wakeups;
+		snap->migrations = page->migrations;
+		snap->cpu = page->cpu;
+		snap->tid = page->tid;
+		snap->tgid = page->tgid;
+		snap->registered_at = page->registered_at;
+		memcpy(snap->comm, page->comm, sizeof(snap->comm));
+		snap->now = csf_read_clock();
+	} while (csf_seq_retry(&page->seq, start));
+
+	snap->state = state;
+	/* EXITED has no open interval: its totals are final */
+	if (state < CSF_NR_STATES && snap->now > snap->state_since)
+		snap->time[state] += snap->now - snap->state_since;
+	snap->comm[sizeof(snap->comm) - 1] = '\0';
+}
+
+#endif /* CSF_INTERNAL_H */

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * monitor.c - other threads' pages: list the registered threads, map one,
+ * read it with the same sequence-counter copy as the thread's own snapshot.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+/* A tid as the kernel writes it: decimal digits, no sign, no leading 0. */
+static int csf_parse_tid(const char *name, pid_t *tid)
+{
+	unsigned long v = 0;
+	const char *c;
+
+	if (name[0] < '1' || name[0] > '9')
+		return 0;
+	for (c = name; *c; c++) {
+		if (*c < '0' || *c > '9')
+			return 0;
+		v = v * 10 + (unsigned long)(*c - '0');
+		if (v > INT_MAX)
+			return 0;
+	}
+	*tid = (pid_t)v;
+	return 1;
+}
+
+static int csf_tid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * All tids are collected and sorted before any is returned, so that a
+ * short array gets the smallest ones and a second call with a larger array
+ * extends the same order.
+ */
+CSF_PUBLIC int csf_threads_list(pid_t *tids, size_t max)
+{
+	char path[4096];
+	struct dirent *de;
+	pid_t *all = NULL, tid;
+	size_t n = 0, cap = 0;
+	DIR *dir;
+	int err;
+
+	err = csf_path(path, sizeof(path), "threads");
+	if (err)
+		return err;
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((errno = 0, de = readdir(dir))) {
+		if (!csf_parse_tid(de->d_name, &tid))
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? 2 * cap : 256;
+			pid_t *p = realloc(all, ncap * sizeof(*all));
+
+			if (!p) {
+				err = -ENOMEM;
+				goto out;
+			}
+			all = p;
+			cap = ncap;
+		}
+		all[n++] = tid;
+	}
+	if (errno) {
+		err = -errno;
+		goto out;
+	}
+	if (n > INT_MAX) {
+		err = -EOVERFLOW;
+		goto out;
+	}
+	qsort(all, n, sizeof(*all), csf_tid_cmp);
+	if (tids && max)
+		memcpy(tids, all, (n < max ? n : max) * sizeof(*all));
+	err = (int)n;
+out:
+	free(all);
+	closedir(dir);
+	return err;
+}
+
+CSF_PUBLIC int csf_thread_map(pid_t tid, struct csf_thread_map **out)
+{
+	struct csf_thread_map *map;
+	char name[32];
+	const void *p;
+	int err;
+
+	if (tid <= 0 || !out)
+		return -EINVAL;
+	/* for the clock csf_thread_read() extrapolates with */
+	err = csf_cpu_init();
+	if (err)
+		return err;
+	map = malloc(sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "threads/%d", (int)tid);
+	err = csf_map_file(name, csf_page_size, &p);
+	if (err)
+		goto out_free;
+	err = csf_thread_page_check(p);
+	if (err) {
+		munmap((void *)p, csf_page_size);
+		goto out_free;
+	}
+	map->page = p;
+	map->len = csf_page_size;
+	*out = map;
+	return 0;
+
+out_free:
+	free(map);
+	return err;
+}
+
+CSF_PUBLIC int csf_thread_read(const struct csf_thread_map *map,
+			       struct csf_snap *snap)
+{
+	if (!map)
+		return -EINVAL;
+	csf_page_read(map->page, snap);
+	return 0;
+}
+
+CSF_PUBLIC void csf_thread_unmap(struct csf_thread_map *map)
+{
+	if (!map)
+		return;
+	munmap((void *)map->page, map->len);
+	free(map);
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The library reads ABI major 1 of any minor and refuses anything else
+ * with -EPROTO and a message that says so.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "fake_root.h"
+
+START_TEST(cpu_bad_magic_is_eproto)
+{
+	const char *root = fake_root_default();
+	struct csf_cpu_header h;
+	struct csf_snap s;
+
+	fake_cpu_header(&h, 2, CSF_CLOCK_MONO);
+	h.magic = CSF_THREAD_MAGIC;
+	fake_write_cpu(root, &h, NULL);
+	ck_assert_int_eq(csf_thread_snap(&s), -EPROTO);
+	ck_assert_int_eq(csf_cpu_count(), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EPROTO), "magic"));
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EPROTO), root));
+}
+END_TEST
+
+START_TEST(cpu_other_major_is_eproto)
+{
+	const char *root = fake_root_default();
+	struct csf_cpu_header h;
+
+	fake_cpu_header(&h, 2, CSF_CLOCK_MONO);
+	h.abi_major = CSF_ABI_MAJOR + 1;
+	fake_write_cpu(root, &h, NULL);
+	ck_assert_int_eq(csf_clock(), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EPROTO), "ABI 2"));
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EPROTO), "ABI 1"));
+}
+END_TEST
+
+START_TEST(thread_bad_magic_is_eproto)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_page p;
+	struct csf_snap s;
+
+	fake_thread_page(&p, 1);
+	p.magic = CSF_CPU_MAGIC;
+	fake_write_thread(root, "thread-self", &p);
+	ck_assert_int_eq(csf_thread_snap(&s), -EPROTO);
+}
+END_TEST
+
+START_TEST(thread_other_major_is_eproto)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_page p;
+	struct csf_snap s;
+
+	fake_thread_page(&p, 1);
+	p.abi_major = 0;
+	fake_write_thread(root, "thread-self", &p);
+	ck_assert_int_eq(csf_thread_snap(&s), -EPROTO);
+	/* a refused page is not kept: the next call tries again */
+	fake_thread_page(&p, 1);
+	fake_write_thread(root, "thread-self", &p);
+	ck_assert_int_eq(csf_thread_snap(&s), 0);
+	ck_assert_uint_eq(s.tid, 1);
+}
+END_TEST
+
+START_TEST(any_minor_is_accepted)
+{
+	const char *root = fake_root_new();
+	struct csf_cpu_header h;
+	struct csf_thread_page p;
+	struct csf_snap s;
+
+	fake_cpu_header(&h, 3, CSF_CLOCK_MONO);
+	h.abi_minor = 9;
+	h.header_size += 64;
+	h.record_size += 40;
+	fake_write_cpu(root, &h, NULL);
+	fake_thread_page(&p, 77);
+	p.abi_minor = 9;
+	p.reserved[0] = 0xdeadbeef;
+	fake_write_thread(root, "thread-self", &p);
+
+	ck_assert_int_eq(csf_thread_snap(&s), 0);
+	ck_assert_uint_eq(s.tid, 77);
+	ck_assert_int_eq(csf_cpu_count(), 3);
+}
+END_TEST
+
+START_TEST(header_smaller_than_v1_is_eproto)
+{
+	const char *root = fake_root_new();
+	struct csf_cpu_header h;
+
+	fake_cpu_header(&h, 2, CSF_CLOCK_MONO);
+	h.record_size = sizeof(struct csf_cpu_record) - 8;
+	fake_write_cpu(root, &h, NULL);
+	ck_assert_int_eq(csf_cpu_count(), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EPROTO), "malformed"));
+}
+END_TEST
+
+START_TEST(unknown_clock_is_eproto)
+{
+	const char *root = fake_root_new();
+	struct csf_cpu_header h;
+
+	fake_cpu_header(&h, 2, 7);
+	fake_write_cpu(root, &h, NULL);
+	ck_assert_int_eq(csf_clock(), -EPROTO);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("abi_version");
+	TCase *tc = tcase_create("abi");
+
+	tcase_add_test(tc, cpu_bad_magic_is_eproto);
+	tcase_add_test(tc, cpu_other_major_is_eproto);
+	tcase_add_test(tc, thread_bad_magic_is_eproto);
+	tcase_add_test(tc, thread_other_major_is_eproto);
+	tcase_add_test(tc, any_minor_is_accepted);
+	tcase_add_test(tc, header_smaller_than_v1_is_eproto);
+	tcase_add_test(tc, unknown_clock_is_eproto);
+	suite_add_tcase(s, tc);
+	return fake_run(s);
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The clock: csf_rdtsc() reads what the cpu header announces (the TSC
+ * before any header on x86-64), csf_ticks_to_ns() applies its mult/shift
+ * with a 128-bit product.
+ */
+#include "config.h"
+
+#include <errno.h>
+
+#include "fake_root.h"
+
+static void write_clock(uint32_t clock, uint32_t mult, uint32_t shift)
+{
+	const char *root = fake_root_new();
+	struct csf_cpu_header h;
+
+	fake_cpu_header(&h, 1, clock);
+	h.clock_mult = mult;
+	h.clock_shift = shift;
+	fake_write_cpu(root, &h, NULL);
+}
+
+START_TEST(mono_clock_reads_clock_monotonic)
+{
+	uint64_t a, t, b;
+
+	write_clock(CSF_CLOCK_MONO, 1, 0);
+	ck_assert_int_eq(csf_clock(), CSF_CLOCK_MONO);
+	a = fake_mono_ns();
+	t = csf_rdtsc();
+	b = fake_mono_ns();
+	ck_assert_uint_le(a, t);
+	ck_assert_uint_le(t, b);
+}
+END_TEST
+
+#if defined(__x86_64__)
+/* serialised, so that a <= csf_rdtsc() <= b holds on one CPU */
+static uint64_t tsc(void)
+{
+	uint64_t t;
+
+	__builtin_ia32_lfence();
+	t = __builtin_ia32_rdtsc();
+	__builtin_ia32_lfence();
+	return t;
+}
+
+START_TEST(tsc_before_the_page_is_known)
+{
+	uint64_t a, t, b;
+
+	/* no library call has mapped anything yet */
+	a = tsc();
+	t = csf_rdtsc();
+	b = tsc();
+	ck_assert_uint_le(a, t);
+	ck_assert_uint_le(t, b);
+}
+END_TEST
+
+START_TEST(tsc_clock_reads_the_tsc)
+{
+	uint64_t a, t, b;
+
+	write_clock(CSF_CLOCK_TSC, 1u << 31, 32);
+	ck_assert_int_eq(csf_clock(), CSF_CLOCK_TSC);
+	a = tsc();
+	t = csf_rdtsc();
+	b = tsc();
+	ck_assert_uint_le(a, t);
+	ck_assert_uint_le(t, b);
+}
+END_TEST
+#endif
+
+START_TEST(ticks_to_ns_uses_mult_and_shift)
+{
+	/* 2 GHz: 0.5 ns per tick */
+	write_clock(CSF_CLOCK_TSC, 1u << 31, 32);
+	ck_assert_uint_eq(csf_ticks_to_ns(1000), 500);
+	ck_assert_uint_eq(csf_ticks_to_ns(3), 1);
+	/* 2^62 ticks * 2^31 overflows 64 bits; the result does not */
+	ck_assert_uint_eq(csf_ticks_to_ns(1ull << 62), 1ull << 61);
+}
+END_TEST
+
+START_TEST(ticks_to_ns_without_module_is_identity)
+{
+	fake_root_new();	/* empty: no cpu file */
+	ck_assert_uint_eq(csf_ticks_to_ns(12345), 12345);
+	ck_assert_int_eq(csf_clock(), -ENOENT);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("clock");
+	TCase *tc = tcase_create("clock");
+
+	tcase_add_test(tc, mono_clock_reads_clock_monotonic);
+#if defined(__x86_64__)
+	tcase_add_test(tc, tsc_before_the_page_is_known);
+	tcase_add_test(tc, tsc_clock_reads_the_tsc);
+#endif
+	tcase_add_test(tc, ticks_to_ns_uses_mult_and_shift);
+	tcase_add_test(tc, ticks_to_ns_without_module_is_identity);
+	suite_add_tcase(s, tc);
+	return fake_run(s);
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The monitor API: list registered threads (numeric names only, sorted,
+ * growth protocol), map and read another thread's page, and the errors of
+ * a missing or foreign page.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fake_root.h"
+
+static void add_thread(const char *root, uint32_t tid)
+{
+	struct csf_thread_page p;
+	char name[64];
+
+	fake_thread_page(&p, tid);
+	snprintf(name, sizeof(name), "threads/%u", tid);
+	fake_write_thread(root, name, &p);
+}
+
+static void touch(const char *root, const char *name)
+{
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
+START_TEST(list_is_sorted_and_numeric_only)
+{
+	const char *root = fake_root_default();
+	pid_t t[16];
+
+	add_thread(root, 300);
+	add_thread(root, 7);
+	add_thread(root, 45);
+	add_thread(root, 1000000);
+	touch(root, "threads/abc");
+	touch(root, "threads/12a");
+	touch(root, "threads/-5");
+	touch(root, "threads/007");
+	touch(root, "threads/99999999999999999999");
+
+	ck_assert_int_eq(csf_threads_list(t, 16), 4);
+	ck_assert_int_eq(t[0], 7);
+	ck_assert_int_eq(t[1], 45);
+	ck_assert_int_eq(t[2], 300);
+	ck_assert_int_eq(t[3], 1000000);
+}
+END_TEST
+
+START_TEST(list_growth_protocol)
+{
+	const char *root = fake_root_default();
+	pid_t t[3] = { -1, -1, -1 };
+	uint32_t i;
+	int n;
+
+	for (i = 1; i <= 600; i++)
+		add_thread(root, 1000 - i);
+	/* too small: the count, and the smallest tids */
+	n = csf_threads_list(t, 2);
+	ck_assert_int_eq(n, 600);
+	ck_assert_int_eq(t[0], 400);
+	ck_assert_int_eq(t[1], 401);
+	ck_assert_int_eq(t[2], -1);
+	ck_assert_int_eq(csf_threads_list(NULL, 0), 600);
+}
+END_TEST
+
+START_TEST(list_empty)
+{
+	pid_t t[1];
+
+	fake_root_default();
+	ck_assert_int_eq(csf_threads_list(t, 1), 0);
+}
+END_TEST
+
+START_TEST(map_and_read_another_thread)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_map *m = NULL;
+	struct csf_thread_page p;
+	struct csf_snap s;
+
+	fake_thread_page(&p, 4321);
+	p.state = CSF_STATE_EXITED;
+	p.time[CSF_STATE_IOWAIT] = 99;
+	p.wakeups = 3;
+	fake_write_thread(root, "threads/4321", &p);
+
+	ck_assert_int_eq(csf_thread_map(4321, &m), 0);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(csf_thread_read(m, &s), 0);
+	ck_assert_uint_eq(s.tid, 4321);
+	ck_assert_uint_eq(s.state, CSF_STATE_EXITED);
+	ck_assert_uint_eq(s.time[CSF_STATE_IOWAIT], 99);
+	ck_assert_uint_eq(s.wakeups, 3);
+	csf_thread_unmap(m);
+	csf_thread_unmap(NULL);
+}
+END_TEST
+
+START_TEST(map_missing_is_enoent)
+{
+	struct csf_thread_map *m = NULL;
+
+	fake_root_default();
+	ck_assert_int_eq(csf_thread_map(12345, &m), -ENOENT);
+	ck_assert_ptr_null(m);
+	ck_assert_int_eq(csf_thread_map(0, &m), -EINVAL);
+	ck_assert_int_eq(csf_thread_map(-1, &m), -EINVAL);
+}
+END_TEST
+
+START_TEST(map_foreign_is_eacces)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_map *m = NULL;
+	char path[4200];
+
+	add_thread(root, 555);
+	snprintf(path, sizeof(path), "%s/threads/555", root);
+	ck_assert_int_eq(chmod(path, 0), 0);
+	/* root reads anything: become nobody (this process only) */
+	if (geteuid() == 0 && setuid(65534) != 0) {
+		fprintf(stderr, "map_foreign_is_eacces: skipped, cannot "
+			"setuid(65534): %s\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(csf_thread_map(555, &m), -EACCES);
+	ck_assert_ptr_null(m);
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EACCES), "permission"));
+}
+END_TEST
+
+START_TEST(map_bad_magic_is_eproto)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_map *m = NULL;
+	struct csf_thread_page p;
+
+	fake_thread_page(&p, 8);
+	p.magic = 0;
+	fake_write_thread(root, "threads/8", &p);
+	ck_assert_int_eq(csf_thread_map(8, &m), -EPROTO);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("monitor");
+	TCase *tc = tcase_create("monitor");
+
+	tcase_add_test(tc, list_is_sorted_and_numeric_only);
+	tcase_add_test(tc, list_growth_protocol);
+	tcase_add_test(tc, list_empty);
+	tcase_add_test(tc, map_and_read_another_thread);
+	tcase_add_test(tc, map_missing_is_enoent);
+	tcase_add_test(tc, map_foreign_is_eacces);
+	tcase_add_test(tc, map_bad_magic_is_eproto);
+	suite_add_tcase(s, tc);
+	return fake_run(s);
+}
