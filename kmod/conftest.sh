@@ -76,6 +76,23 @@ int csf_probe(void)
 }
 C
 
+# 6.3 replaced the user_namespace of inode operations with a mnt_idmap.
+probe HAVE_SETATTR_MNT_IDMAP <<'C'
+#include <linux/fs.h>
+static int csf_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+		       struct iattr *attr)
+{
+	return 0;
+}
+static const struct inode_operations csf_iops = {
+	.setattr = csf_setattr,
+};
+int csf_probe(void)
+{
+	return csf_iops.setattr != NULL;
+}
+C
+
 names=$(cd "$work" && ls *.c | sed 's/\.c$//')
 {
 	echo "ccflags-y := -Werror=incompatible-pointer-types -Werror=implicit-function-declaration"

@@ -14,6 +14,8 @@
  *   mmap with PROT_EXEC        EPERM
  *   mprotect(PROT_WRITE|EXEC)  EACCES (VM_MAYWRITE and VM_MAYEXEC are gone)
  *   mmap past the end          EINVAL (length or offset beyond the file)
+ *   truncate, chmod, chown,
+ *   utimes                     EPERM (even for root)
  *   thread-self past the cap   ENOSPC
  */
 #include <linux/fs.h>
@@ -58,6 +60,25 @@ static struct inode *csf_new_inode(struct super_block *sb, unsigned long ino,
 	csf_inode_init_times(inode);
 	return inode;
 }
+
+/*
+ * Without this, root's truncate() or chmod() would reach simple_setattr()
+ * and change what the inode claims about the pages.
+ */
+#ifdef HAVE_SETATTR_MNT_IDMAP
+static int csf_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+		       struct iattr *attr)
+#else
+static int csf_setattr(struct user_namespace *ns, struct dentry *dentry,
+		       struct iattr *attr)
+#endif
+{
+	return -EPERM;
+}
+
+static const struct inode_operations csf_file_iops = {
+	.setattr = csf_setattr,
+};
 
 /* ---- files backed by one page: thread-self and threads/<tid> ---------- */
 
@@ -232,6 +253,7 @@ static struct dentry *csf_threads_lookup(struct inode *dir,
 			inode->i_uid = uid;
 			inode->i_gid = gid;
 			inode->i_size = PAGE_SIZE;
+			inode->i_op = &csf_file_iops;
 			inode->i_fop = &csf_tid_fops;
 		}
 	}
@@ -279,6 +301,7 @@ out:
 
 static const struct inode_operations csf_threads_iops = {
 	.lookup = csf_threads_lookup,
+	.setattr = csf_setattr,
 };
 
 static const struct file_operations csf_threads_fops = {
@@ -317,10 +340,12 @@ static struct dentry *csf_root_lookup(struct inode *dir, struct dentry *dentry,
 			return ERR_PTR(-ENOMEM);
 		switch (e->ino) {
 		case CSF_INO_CPU:
+			inode->i_op = &csf_file_iops;
 			inode->i_fop = &csf_cpu_fops;
 			inode->i_size = csf_cpu_size;
 			break;
 		case CSF_INO_SELF:
+			inode->i_op = &csf_file_iops;
 			inode->i_fop = &csf_self_fops;
 			inode->i_size = PAGE_SIZE;
 			break;
@@ -350,6 +375,7 @@ static int csf_root_iterate(struct file *file, struct dir_context *ctx)
 
 static const struct inode_operations csf_root_iops = {
 	.lookup = csf_root_lookup,
+	.setattr = csf_setattr,
 };
 
 static const struct file_operations csf_root_fops = {
