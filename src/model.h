@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model.h - csftop's data model: samples, rates, sort, filter, freeze, diff.
+ *
+ * Everything csftop shows is computed here from plain arrays of
+ * struct csf_snap and struct csf_cpu_snap, with no curses and no access to
+ * the pages, so that unit tests can drive it with synthetic samples.  The
+ * only outside dependency is the conversion of clock ticks to nanoseconds,
+ * passed in by the caller (csf_ticks_to_ns in csftop, the identity in tests
+ * whose synthetic pages use CSF_CLOCK_MONO).
+ *
+ * Times the model is given ("now_ns") are the caller's clock in nanoseconds;
+ * they only measure how long an exited thread has lingered and how far apart
+ * two screens are.  Per-thread rates use each snapshot's own @now, which is
+ * the instant its totals were extrapolated to.
+ */
+#ifndef CSFTOP_MODEL_H
+#define CSFTOP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "coarse_stat_fs.h"
+
+/* The columns of the thread table, in display order. */
+enum col {
+	COL_PID,
+	COL_TID,
+	COL_COMM,
+	COL_STATE,
+	COL_CPU,
+	COL_RUN_PCT,		/* share of the interval, one per state */
+	COL_RUNNABLE_PCT,
+	COL_SLEEP_PCT,
+	COL_IOWAIT_PCT,
+	COL_BLOCKED_PCT,
+	COL_RUN_TOTAL,		/* total since registration (B-A in a diff) */
+	COL_RUNNABLE_TOTAL,
+	COL_SLEEP_TOTAL,
+	COL_IOWAIT_TOTAL,
+	COL_BLOCKED_TOTAL,
+	COL_VCSW_RATE,		/* voluntary switches per second */
+	COL_IVCSW_RATE,		/* involuntary switches per second */
+	COL_MIGRATIONS,		/* total (B-A in a diff) */
+	COL_WAKEUPS,		/* total (B-A in a diff) */
+	COL_NR
+};
+
+/* The signature view: who waited longest for a CPU in the last interval. */
+#define COL_DEFAULT_SORT COL_RUNNABLE_PCT
+
+enum col_kind { COL_KIND_INT, COL_KIND_TEXT, COL_KIND_PCT, COL_KIND_NS,
+		COL_KIND_RATE };
+
+struct col_info {
+	const char *key;	/* stable name: -s, CSV header, JSON key */
+	const char *title;	/* N_() marked; translate with _() to show */
+	const char *help;	/* N_() marked; one line for the help screen */
+	enum col_kind kind;
+	int desc_first;		/* first sort on it is descending */
+};
+
+extern const struct col_info model_cols[COL_NR];
+
+/* Column by its key (case-insensitive), or -1. */
+int model_col_by_key(const char *key);
+
+/* row.flags */
+#define ROW_EXITED	(1u << 0)	/* exited; kept visible for a while */
+#define ROW_NEW		(1u << 1)	/* first sample: values since registration */
+#define ROW_APPEARED	(1u << 2)	/* diff: registered after A */
+#define ROW_GONE	(1u << 3)	/* diff: present in A, exited by B */
+#define ROW_CHANGED	(1u << 4)	/* diff: some counter or state moved */
+
+struct row {
+	struct csf_snap snap;		/* latest sample (B in a diff) */
+	uint64_t exited_at_ns;		/* caller's clock, when seen exited */
+	uint64_t interval_ns;		/* denominator of shares and rates */
+	uint64_t delta_ns[CSF_NR_STATES]; /* time per state in the interval */
+	uint64_t total_ns[CSF_NR_STATES]; /* totals (B-A in a diff) */
+	uint64_t d_nvcsw;		/* counter growth in the interval */
+	uint64_t d_nivcsw;
+	uint64_t migrations;		/* totals (B-A in a diff) */
+	uint64_t wakeups;
+	unsigned int flags;		/* ROW_* */
+};
+
+struct cpu_row {
+	struct csf_cpu_snap snap;	/* latest sample */
+	uint64_t wall_ns;		/* interval the figures cover */
+	double stat_pct[CSF_STAT_NR];	/* share of the /proc/stat growth */
+	double busy_pct;		/* exact, from sched_switch */
+	double iowait_pct;
+	double csw_rate;		/* context switches per second */
+};
+
+enum screen_kind { SCREEN_LIVE, SCREEN_DIFF };
+
+/*
+ * What one frame shows.  rows[] is kept sorted by tid (the model merges on
+ * it); display order comes from model_select().
+ */
+struct screen {
+	enum screen_kind kind;
+	struct row *rows;
+	size_t nrows;
+	size_t rows_cap;
+	struct cpu_row *cpus;
+	unsigned int ncpus;
+	uint64_t taken_ns;		/* caller's clock */
+	uint64_t interval_ns;		/* since the previous screen (or A) */
+	double csw_rate;		/* all CPUs */
+	unsigned int nthreads;		/* live threads among rows */
+	unsigned int nprocs;		/* distinct tgids among them */
+	unsigned int seq;		/* samples taken so far */
+};
+
+enum model_mode { MODE_LIVE, MODE_FROZEN, MODE_DIFF };
+
+struct model {
+	uint64_t (*to_ns)(uint64_t ticks);
+	uint64_t linger_ns;		/* how long exited threads stay */
+	enum model_mode mode;
+	struct screen live;		/* always current, frozen or not */
+	struct screen frozen;		/* A: the last frozen screen */
+	struct screen diff;		/* B - A */
+	int have_frozen;
+};
+
+#define MODEL_LINGER_NS 2000000000ull	/* exited threads: 2 s */
+
+void model_init(struct model *m, uint64_t (*to_ns)(uint64_t ticks));
+void model_free(struct model *m);
+
+/*
+ * model_sample - take a new live sample.  @snaps are all threads read this
+ * time (any order; exited ones included), @cpus the CPU snapshots.  Threads
+ * missing from @snaps that were there before are kept as exited for
+ * linger_ns.  Returns 0 or -ENOMEM (the previous live screen is kept).
+ */
+int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
+		 const struct csf_cpu_snap *cpus, unsigned int ncpus,
+		 uint64_t now_ns);
+
+/* Freeze: the shown screen stops changing; it becomes A for a diff. */
+int model_freeze(struct model *m);
+/* Back to the live screen; A is kept for a later diff. */
+void model_live(struct model *m);
+/*
+ * model_diff - take B (the current live sample) and show B - A.  Without an
+ * A yet, freezes the current screen as A and returns 0; returns 1 when a
+ * diff is shown, -ENOMEM on failure.
+ */
+int model_diff(struct model *m);
+
+/* The screen to draw in the current mode. */
+const struct screen *model_shown(const struct model *m);
+
+/* Filter: a list of PIDs/TIDs, or a substring of the thread name. */
+#define FILTER_MAX_PIDS 64
+struct filter {
+	size_t npids;
+	pid_t pids[FILTER_MAX_PIDS];
+	char name[64];			/* empty: no name filter */
+	char text[128];			/* as the user typed it */
+};
+
+/*
+ * filter_set - parse @text: "123" or "1,2,3" filters by PID (or TID), any
+ * other text by a case-insensitive substring of COMM, "" clears.  Returns 0
+ * or -EINVAL (bad PID list; the filter is unchanged).
+ */
+int filter_set(struct filter *f, const char *text);
+/* filter_set_pids - strictly a PID list, for -p: -EINVAL unless one. */
+int filter_set_pids(struct filter *f, const char *text);
+int filter_active(const struct filter *f);
+int filter_match(const struct filter *f, const struct row *r);
+
+/*
+ * model_select - the rows of @s that pass @f, sorted on @col (descending
+ * when @desc), ties broken by TID.  Writes indices into @idx (room for
+ * s->nrows) and returns how many.
+ */
+size_t model_select(const struct screen *s, const struct filter *f,
+		    enum col col, int desc, size_t *idx);
+
+/* Numeric value of a column, what sorting and output use. */
+double row_value(const struct row *r, enum col col);
+/* Share of the interval spent in @state, 0..100. */
+double row_pct(const struct row *r, unsigned int state);
+/* Events per second over the interval. */
+double row_rate(const struct row *r, uint64_t count);
+/* State to show: EXITED for exited or gone rows. */
+unsigned int row_state(const struct row *r);
+
+/* PID list parser shared with -p: returns count or -EINVAL. */
+int parse_pid_list(const char *text, pid_t *pids, size_t max);
+
+#endif /* CSFTOP_MODEL_H */

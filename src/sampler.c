@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sampler.c - one frame of pages: CPUs, and threads mapped once each.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "sampler.h"
+
+int sampler_open(struct sampler *s)
+{
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	n = csf_cpu_count();
+	if (n < 0)
+		return n;
+	s->cpus = calloc(n ? (size_t)n : 1, sizeof(*s->cpus));
+	if (!s->cpus)
+		return -ENOMEM;
+	s->ncpus = (unsigned int)n;
+	return 0;
+}
+
+void sampler_close(struct sampler *s)
+{
+	for (size_t i = 0; i < s->nmaps; i++)
+		csf_thread_unmap(s->maps[i].map);
+	free(s->maps);
+	free(s->tids);
+	free(s->snaps);
+	free(s->cpus);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *sampler_clock_name(void)
+{
+	switch (csf_clock()) {
+	case CSF_CLOCK_TSC:
+		return _("tsc");
+	case CSF_CLOCK_MONO:
+		return _("monotonic");
+	default:
+		return "?";
+	}
+}
+
+/* The registered tids, sorted (csf_threads_list sorts them). */
+static int list_tids(struct sampler *s, size_t *n)
+{
+	for (;;) {
+		int got = csf_threads_list(s->tids, s->tids_cap);
+		pid_t *tids;
+		size_t cap;
+
+		if (got < 0)
+			return got;
+		if ((size_t)got <= s->tids_cap) {
+			*n = (size_t)got;
+			return 0;
+		}
+		/* threads registered since: ask again with room to spare */
+		cap = (size_t)got + (size_t)got / 4 + 16;
+		tids = realloc(s->tids, cap * sizeof(*tids));
+		if (!tids)
+			return -ENOMEM;
+		s->tids = tids;
+		s->tids_cap = cap;
+	}
+}
+
+/*
+ * Merge the fresh list into the maps: map newcomers; keep maps of tids no
+ * longer listed, with map->tid negated, so that their final (exited) page is
+ * read once more and then released.
+ */
+static int rescan(struct sampler *s)
+{
+	struct sampler_map *out;
+	size_t n, i = 0, j = 0, k = 0;
+	int err = list_tids(s, &n);
+
+	if (err)
+		return err;
+	out = malloc((s->nmaps + n + 1) * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	s->denied = 0;
+	while (i < s->nmaps || j < n) {
+		struct sampler_map *o = i < s->nmaps ? &s->maps[i] : NULL;
+		pid_t otid = o ? (o->tid < 0 ? -o->tid : o->tid) : 0;
+
+		if (o && (j >= n || otid < s->tids[j])) {
+			out[k] = *o;
+			out[k++].tid = -otid;	/* unlisted: last read */
+			i++;
+		} else if (o && otid == s->tids[j]) {
+			out[k] = *o;
+			out[k++].tid = otid;
+			i++;
+			j++;
+		} else {
+			struct csf_thread_map *map;
+			int r = csf_thread_map(s->tids[j], &map);
+
+			if (!r) {
+				out[k].tid = s->tids[j];
+				out[k++].map = map;
+			} else if (r == -EACCES || r == -EPERM) {
+				s->denied++;
+			}
+			/* -ENOENT: exited between list and map */
+			j++;
+		}
+	}
+	free(s->maps);
+	s->maps = out;
+	s->nmaps = k;
+	s->maps_cap = s->nmaps + n + 1;
+	s->rescans++;
+	return 0;
+}
+
+int sampler_read(struct sampler *s)
+{
+	uint64_t gen;
+	size_t k = 0, keep = 0;
+	int err;
+
+	err = csf_generation(&gen);
+	if (err)
+		return err;
+	if (!s->have_gen || gen != s->gen) {
+		err = rescan(s);
+		if (err)
+			return err;
+		s->gen = gen;
+		s->have_gen = 1;
+	}
+	if (s->snaps_cap < s->nmaps) {
+		struct csf_snap *snaps = realloc(s->snaps,
+						 s->nmaps * sizeof(*snaps));
+
+		if (!snaps)
+			return -ENOMEM;
+		s->snaps = snaps;
+		s->snaps_cap = s->nmaps;
+	}
+	for (size_t i = 0; i < s->nmaps; i++) {
+		struct sampler_map *m = &s->maps[i];
+
+		if (!csf_thread_read(m->map, &s->snaps[k]))
+			k++;
+		if (m->tid < 0) {
+			csf_thread_unmap(m->map);
+			continue;
+		}
+		s->maps[keep++] = *m;
+	}
+	s->nmaps = keep;
+	s->nsnaps = k;
+	err = csf_cpu_snap(s->cpus, s->ncpus);
+	if (err < 0)
+		return err;
+	if (s->fixed_now) {
+		for (size_t i = 0; i < s->nsnaps; i++)
+			s->snaps[i].now = s->fixed_now;
+		for (unsigned int i = 0; i < s->ncpus; i++)
+			s->cpus[i].now = s->fixed_now;
+	}
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sampler.h - read the pages for csftop: the cpu page and every registered
+ * thread's page, through the library's monitor API.
+ *
+ * The thread list is rescanned only when csf_generation() changes, so a
+ * frame costs one seqcount read per thread and per CPU, no system call.
+ */
+#ifndef CSFTOP_SAMPLER_H
+#define CSFTOP_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "coarse_stat_fs.h"
+
+struct sampler_map {
+	pid_t tid;
+	struct csf_thread_map *map;
+};
+
+struct sampler {
+	uint64_t gen;
+	int have_gen;
+	struct sampler_map *maps;	/* sorted by tid */
+	size_t nmaps, maps_cap;
+	pid_t *tids;			/* scratch for csf_threads_list */
+	size_t tids_cap;
+	struct csf_snap *snaps;		/* this frame's threads */
+	size_t nsnaps, snaps_cap;
+	struct csf_cpu_snap *cpus;
+	unsigned int ncpus;
+	unsigned int denied;		/* registered but not ours to map */
+	unsigned int rescans;		/* how often the list was read */
+	uint64_t fixed_now;		/* tests: stamp every snap with this */
+};
+
+/* Map the cpu page.  Returns 0 or a negative errno (csf_strerror). */
+int sampler_open(struct sampler *s);
+/* Read one frame into s->snaps and s->cpus.  0 or a negative errno. */
+int sampler_read(struct sampler *s);
+void sampler_close(struct sampler *s);
+
+/* "tsc", "monotonic" or "?", translated. */
+const char *sampler_clock_name(void);
+
+#endif /* CSFTOP_SAMPLER_H */

@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * view.c - draw csftop: header, thread table, help, sort menu, filter
+ * prompt.  Reads the model and the UI state; changes neither, except the
+ * layout it records for mouse clicks and the row selection it keeps valid.
+ */
+#include <config.h>
+
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "fmt.h"
+#include "i18n.h"
+#include "view.h"
+
+/*
+ * Columns in the order they give way when the terminal is narrow: the
+ * identity of a thread and the signature column first, totals last.
+ */
+static const enum col col_priority[COL_NR] = {
+	COL_PID, COL_TID, COL_COMM, COL_STATE, COL_RUNNABLE_PCT, COL_RUN_PCT,
+	COL_SLEEP_PCT, COL_IOWAIT_PCT, COL_BLOCKED_PCT, COL_CPU,
+	COL_VCSW_RATE, COL_IVCSW_RATE, COL_RUNNABLE_TOTAL, COL_RUN_TOTAL,
+	COL_IOWAIT_TOTAL, COL_SLEEP_TOTAL, COL_BLOCKED_TOTAL, COL_MIGRATIONS,
+	COL_WAKEUPS,
+};
+
+/* State names for the table; csf_state_name()'s stay for CSV and JSON. */
+static const char *const state_names[] = {
+	[CSF_STATE_RUNNING] = N_("running"),
+	[CSF_STATE_RUNNABLE] = N_("runnable"),
+	[CSF_STATE_SLEEPING] = N_("sleeping"),
+	[CSF_STATE_IOWAIT] = N_("iowait"),
+	[CSF_STATE_BLOCKED] = N_("blocked"),
+	[CSF_STATE_EXITED] = N_("exited"),
+};
+
+const char *view_state_name(unsigned int state)
+{
+	if (state < sizeof(state_names) / sizeof(state_names[0]))
+		return _(state_names[state]);
+	return "?";
+}
+
+void view_init(struct ui *ui)
+{
+	ui->colors = has_colors();
+	if (!ui->colors)
+		return;
+	start_color();
+	use_default_colors();
+	/* the CPU buckets in htop's colours, so users read them at once */
+	init_pair(CP_USER, COLOR_GREEN, -1);
+	init_pair(CP_NICE, COLOR_BLUE, -1);
+	init_pair(CP_SYSTEM, COLOR_RED, -1);
+	init_pair(CP_IRQ, COLOR_YELLOW, -1);
+	init_pair(CP_SOFTIRQ, COLOR_MAGENTA, -1);
+	init_pair(CP_IOWAIT, COLOR_WHITE, -1);
+	init_pair(CP_STEAL, COLOR_CYAN, -1);
+	init_pair(CP_BUSY, COLOR_GREEN, -1);
+	init_pair(CP_TITLE, COLOR_BLACK, COLOR_GREEN);
+	init_pair(CP_SELECTED, COLOR_BLACK, COLOR_CYAN);
+	init_pair(CP_EXITED, COLOR_RED, -1);
+	init_pair(CP_APPEARED, COLOR_GREEN, -1);
+	init_pair(CP_CHANGED, COLOR_YELLOW, -1);
+	init_pair(CP_KEY, COLOR_WHITE, -1);
+	init_pair(CP_MODE, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(CP_LABEL, COLOR_BLACK, COLOR_CYAN);
+}
+
+static attr_t pair(const struct ui *ui, int p)
+{
+	return ui->colors ? COLOR_PAIR(p) : A_NORMAL;
+}
+
+/* --- text in cells -------------------------------------------------- */
+
+/*
+ * Decode UTF-8 into @out, replacing what cannot be shown (invalid bytes,
+ * control characters) by '?': a thread name is whatever bytes the program
+ * gave prctl(), and must not move the cursor.
+ */
+static size_t decode(const char *s, wchar_t *out, size_t max)
+{
+	mbstate_t st;
+	size_t n = 0, len = strlen(s);
+
+	memset(&st, 0, sizeof(st));
+	while (len && n < max) {
+		wchar_t wc;
+		size_t r = mbrtowc(&wc, s, len, &st);
+
+		if (r == (size_t)-1 || r == (size_t)-2) {
+			wc = L'?';
+			r = 1;
+			memset(&st, 0, sizeof(st));
+		} else if (r == 0) {
+			break;
+		}
+		if (!iswprint((wint_t)wc))
+			wc = L'?';
+		out[n++] = wc;
+		s += r;
+		len -= r;
+	}
+	return n;
+}
+
+int view_width(const char *s)
+{
+	wchar_t w[256];
+	size_t n = decode(s, w, 256);
+	int width = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int cw = wcwidth(w[i]);
+
+		width += cw > 0 ? cw : 0;
+	}
+	return width;
+}
+
+void view_put(int y, int x, int w, const char *s, int right)
+{
+	wchar_t in[256], out[300];
+	size_t n = decode(s, in, 256), k = 0;
+	int width = 0, pad;
+
+	if (w <= 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		int cw = wcwidth(in[i]);
+
+		if (cw < 0)
+			cw = 0;
+		if (width + cw > w)
+			break;
+		out[k++] = in[i];
+		width += cw;
+	}
+	pad = w - width;
+	move(y, x);
+	if (right)
+		for (int i = 0; i < pad; i++)
+			addch(' ');
+	if (k)
+		addnwstr(out, (int)k);
+	if (!right)
+		for (int i = 0; i < pad; i++)
+			addch(' ');
+}
+
+void view_message(struct ui *ui, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->msg, sizeof(ui->msg), fmt, ap);
+	va_end(ap);
+	ui->msg_until_ns = ui->now_ns + 2000000000ull;
+}
+
+/* --- selection ------------------------------------------------------ */
+
+int view_select(struct ui *ui)
+{
+	const struct screen *s = model_shown(ui->model);
+
+	if (ui->idx_cap < s->nrows) {
+		size_t *idx = realloc(ui->idx, s->nrows * sizeof(*idx));
+
+		if (!idx)
+			return -1;
+		ui->idx = idx;
+		ui->idx_cap = s->nrows;
+	}
+	ui->nidx = model_select(s, &ui->filter, ui->sort_col, ui->sort_desc,
+				ui->idx);
+	/* keep the cursor on its thread, wherever the sort moved it */
+	for (size_t i = 0; i < ui->nidx; i++)
+		if (s->rows[ui->idx[i]].snap.tid == ui->sel_tid) {
+			ui->sel = i;
+			return 0;
+		}
+	if (ui->sel >= ui->nidx)
+		ui->sel = ui->nidx ? ui->nidx - 1 : 0;
+	if (ui->nidx)
+		ui->sel_tid = s->rows[ui->idx[ui->sel]].snap.tid;
+	return 0;
+}
+
+void view_move(struct ui *ui, long delta)
+{
+	long sel = (long)ui->sel + delta;
+
+	if (!ui->nidx)
+		return;
+	if (sel < 0)
+		sel = 0;
+	if (sel >= (long)ui->nidx)
+		sel = (long)ui->nidx - 1;
+	ui->sel = (size_t)sel;
+	ui->sel_tid = model_shown(ui->model)->rows[ui->idx[ui->sel]].snap.tid;
+}
+
+int view_column_at(const struct ui *ui, int y, int x)
+{
+	if (y != ui->table_y)
+		return -1;
+	for (int c = 0; c < COL_NR; c++)
+		if (ui->col_shown[c] && x >= ui->col_x[c] &&
+		    x <= ui->col_x[c] + ui->col_w[c])
+			return c;
+	return -1;
+}
+
+int view_row_at(struct ui *ui, int y)
+{
+	long i = y - ui->table_y - 1;
+
+	if (i < 0 || i >= ui->body_lines || ui->top + (size_t)i >= ui->nidx)
+		return 0;
+	view_move(ui, (long)(ui->top + (size_t)i) - (long)ui->sel);
+	return 1;
+}
+
+/* --- the table ------------------------------------------------------ */
+
+static int value_width(enum col c)
+{
+	switch (model_cols[c].kind) {
+	case COL_KIND_PCT:
+		return FMT_PCT_W;
+	case COL_KIND_NS:
+		return FMT_DUR_W;
+	case COL_KIND_RATE:
+		return FMT_RATE_W;
+	default:
+		break;
+	}
+	switch (c) {
+	case COL_PID:
+	case COL_TID:
+		return 7;
+	case COL_COMM:
+		return 15;
+	case COL_STATE: {
+		int w = 0;
+
+		for (unsigned int s = 0; s <= CSF_STATE_EXITED; s++)
+			if (view_width(view_state_name(s)) > w)
+				w = view_width(view_state_name(s));
+		return w;
+	}
+	case COL_CPU:
+		return 3;
+	default:
+		return FMT_COUNT_W;
+	}
+}
+
+/* Choose the columns that fit @cols cells and record where they go. */
+static void layout(struct ui *ui, int cols)
+{
+	int width[COL_NR], used = 2;	/* the mark column and a space */
+
+	for (int c = 0; c < COL_NR; c++) {
+		int t = view_width(_(model_cols[c].title));
+
+		width[c] = value_width((enum col)c);
+		if (t > width[c])
+			width[c] = t;
+		ui->col_shown[c] = 0;
+	}
+	/* the sort column is always there: the user must see the order */
+	ui->col_shown[ui->sort_col] = 1;
+	used += width[ui->sort_col] + 1;
+	for (int i = 0; i < COL_NR; i++) {
+		enum col c = col_priority[i];
+
+		if (ui->col_shown[c])
+			continue;
+		/* strictly in priority order: never skip one for a later,
+		 * narrower column */
+		if (used + width[c] + 1 > cols + 1)
+			break;
+		ui->col_shown[c] = 1;
+		used += width[c] + 1;
+	}
+	used = 2;
+	for (int c = 0; c < COL_NR; c++) {
+		ui->col_w[c] = width[c];
+		ui->col_x[c] = used;
+		if (ui->col_shown[c])
+			used += width[c] + 1;
+	}
+}
+
+static void cell(const struct row *r, enum col c, char *buf, size_t len)
+{
+	switch (c) {
+	case COL_PID:
+		snprintf(buf, len, "%u", r->snap.tgid);
+		break;
+	case COL_TID:
+		snprintf(buf, len, "%u", r->snap.tid);
+		break;
+	case COL_COMM:
+		snprintf(buf, len, "%.*s", (int)sizeof(r->snap.comm),
+			 r->snap.comm);
+		break;
+	case COL_STATE:
+		snprintf(buf, len, "%s", view_state_name(row_state(r)));
+		break;
+	case COL_CPU:
+		snprintf(buf, len, "%u", r->snap.cpu);
+		break;
+	default:
+		switch (model_cols[c].kind) {
+		case COL_KIND_PCT:
+			fmt_pct(buf, len, row_value(r, c));
+			break;
+		case COL_KIND_NS:
+			fmt_dur(buf, len, (uint64_t)row_value(r, c));
+			break;
+		case COL_KIND_RATE:
+			fmt_rate(buf, len, row_value(r, c));
+			break;
+		default:
+			fmt_count(buf, len, (uint64_t)row_value(r, c));
+			break;
+		}
+	}
+}
+
+/* One character in front of each row: what happened to the thread. */
+static char row_mark(const struct screen *s, const struct row *r)
+{
+	if (s->kind == SCREEN_DIFF) {
+		if (r->flags & ROW_APPEARED)
+			return '+';
+		if (r->flags & ROW_GONE)
+			return '-';
+		if (r->flags & ROW_EXITED)
+			return 'x';
+		return r->flags & ROW_CHANGED ? '*' : ' ';
+	}
+	if (r->flags & ROW_EXITED)
+		return 'x';
+	/* on the first sample every thread is new: no mark then */
+	if ((r->flags & ROW_NEW) && s->seq > 1)
+		return '+';
+	return ' ';
+}
+
+static attr_t row_attr(const struct ui *ui, const struct screen *s,
+		       const struct row *r)
+{
+	switch (row_mark(s, r)) {
+	case '+':
+		return pair(ui, CP_APPEARED);
+	case '-':
+	case 'x':
+		return pair(ui, CP_EXITED) | (ui->colors ? 0 : A_DIM);
+	case '*':
+		return pair(ui, CP_CHANGED);
+	default:
+		return A_NORMAL;
+	}
+}
+
+static void draw_titles(struct ui *ui, int y)
+{
+	attr_t title = pair(ui, CP_TITLE) | (ui->colors ? 0 : A_REVERSE);
+
+	attrset(title);
+	mvhline(y, 0, ' ', COLS);
+	for (int c = 0; c < COL_NR; c++) {
+		int text = model_cols[c].kind == COL_KIND_TEXT;
+
+		if (!ui->col_shown[c])
+			continue;
+		if (c == (int)ui->sort_col)
+			attrset(pair(ui, CP_LABEL) | A_BOLD |
+				(ui->colors ? 0 : A_NORMAL));
+		view_put(y, ui->col_x[c], ui->col_w[c],
+			 _(model_cols[c].title), !text);
+		attrset(title);
+	}
+	attrset(A_NORMAL);
+}
+
+static void draw_centered(int y, const char *text)
+{
+	int w = view_width(text);
+	int x = w < COLS ? (COLS - w) / 2 : 0;
+
+	view_put(y, x, COLS - x, text, 0);
+}
+
+static void draw_table(struct ui *ui, const struct screen *s, int y,
+		       int bottom)
+{
+	char buf[64];
+
+	layout(ui, COLS);
+	ui->table_y = y;
+	draw_titles(ui, y);
+	ui->body_lines = bottom - y - 1;
+	if (ui->body_lines < 0)
+		ui->body_lines = 0;
+	if (!ui->nidx) {
+		const char *text;
+
+		if (!s->nrows)
+			text = _("No registered threads: start one that calls "
+				 "csf_thread_snap(), e.g. csf-demo");
+		else
+			text = _("No thread matches the filter.");
+		if (ui->body_lines > 1)
+			draw_centered(y + 2, text);
+		return;
+	}
+	/* scroll so that the selection stays visible */
+	if (ui->sel < ui->top)
+		ui->top = ui->sel;
+	if (ui->body_lines && ui->sel >= ui->top + (size_t)ui->body_lines)
+		ui->top = ui->sel - (size_t)ui->body_lines + 1;
+	if (ui->top + (size_t)ui->body_lines > ui->nidx)
+		ui->top = ui->nidx > (size_t)ui->body_lines ?
+			  ui->nidx - (size_t)ui->body_lines : 0;
+	for (int line = 0; line < ui->body_lines; line++) {
+		size_t i = ui->top + (size_t)line;
+		const struct row *r;
+		attr_t a;
+
+		if (i >= ui->nidx)
+			break;
+		r = &s->rows[ui->idx[i]];
+		a = i == ui->sel ? (pair(ui, CP_SELECTED) |
+				    (ui->colors ? 0 : A_REVERSE))
+				 : row_attr(ui, s, r);
+		attrset(a);
+		mvhline(y + 1 + line, 0, ' ', COLS);
+		buf[0] = row_mark(s, r);
+		buf[1] = '\0';
+		view_put(y + 1 + line, 0, 1, buf, 0);
+		for (int c = 0; c < COL_NR; c++) {
+			if (!ui->col_shown[c])
+				continue;
+			cell(r, (enum col)c, buf, sizeof(buf));
+			view_put(y + 1 + line, ui->col_x[c], ui->col_w[c],
+				 buf, model_cols[c].kind != COL_KIND_TEXT);
+		}
+		attrset(A_NORMAL);
+	}
+}
+
+/* --- header and footer ---------------------------------------------- */
+
+static void draw_info(struct ui *ui, const struct screen *s, int y)
+{
+	char line[512], rate[16], ival[32];
+	int n;
+
+	fmt_rate(rate, sizeof(rate), s->csw_rate);
+	fmt_interval(ival, sizeof(ival), (uint64_t)ui->interval_ms * 1000000);
+	n = snprintf(line, sizeof(line),
+		     _("Ctx sw/s: %s  Clock: %s  Interval: %s  "
+		       "Threads: %u  Processes: %u"),
+		     rate, ui->clock_name, ival, s->nthreads, s->nprocs);
+	if (ui->denied && n > 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			      _("  (%u not readable)"), ui->denied);
+	view_put(y, 0, COLS, line, 0);
+}
+
+static void draw_mode(struct ui *ui, const struct screen *s, int y)
+{
+	const struct model *m = ui->model;
+	char mode[128], sort[128], ival[32];
+	int x = 0;
+
+	switch (m->mode) {
+	case MODE_FROZEN:
+		snprintf(mode, sizeof(mode), "%s", _("FROZEN (screen A)"));
+		break;
+	case MODE_DIFF:
+		fmt_interval(ival, sizeof(ival), s->interval_ns);
+		snprintf(mode, sizeof(mode), _("DIFF B-A over %s"), ival);
+		break;
+	default:
+		snprintf(mode, sizeof(mode), "%s", _("LIVE"));
+		break;
+	}
+	move(y, 0);
+	clrtoeol();
+	attrset(m->mode == MODE_LIVE ? A_BOLD :
+		pair(ui, CP_MODE) | (ui->colors ? 0 : A_REVERSE));
+	view_put(y, 0, view_width(mode) + 2 < COLS ? view_width(mode) + 2 :
+		 COLS, mode, 0);
+	attrset(A_NORMAL);
+	x = view_width(mode) + 3;
+	snprintf(sort, sizeof(sort), ui->sort_desc ? _("Sort: %s desc") :
+		 _("Sort: %s asc"), _(model_cols[ui->sort_col].title));
+	if (x < COLS)
+		view_put(y, x, COLS - x, sort, 0);
+	x += view_width(sort) + 2;
+	if (filter_active(&ui->filter) && x < COLS) {
+		char f[200];
+
+		snprintf(f, sizeof(f), _("Filter: %s"), ui->filter.text);
+		attrset(A_BOLD);
+		view_put(y, x, COLS - x, f, 0);
+		attrset(A_NORMAL);
+		x += view_width(f) + 2;
+	}
+	if (ui->msg[0] && x < COLS)
+		view_put(y, x, COLS - x, ui->msg, 0);
+}
+
+struct key_hint {
+	const char *key;
+	const char *label;
+};
+
+static const struct key_hint hints[] = {
+	{ "F1", N_("Help") }, { "F4", N_("Filter") }, { "F6", N_("SortBy") },
+	{ "I", N_("Invert") }, { "z", N_("Freeze") }, { "d", N_("Diff") },
+	{ "l", N_("Live") }, { "+-", N_("Interval") }, { "F10", N_("Quit") },
+};
+
+static void draw_footer(struct ui *ui, int y)
+{
+	int x = 0;
+
+	move(y, 0);
+	clrtoeol();
+	if (ui->overlay == OVERLAY_FILTER) {
+		char text[256];
+		const char *label = _("Filter (PID,... or name): ");
+		int w;
+
+		wchar_t tmp[65];
+
+		wmemcpy(tmp, ui->edit, ui->edit_len);
+		tmp[ui->edit_len] = L'\0';
+		if (wcstombs(text, tmp, sizeof(text)) == (size_t)-1)
+			text[0] = '\0';
+		attrset(pair(ui, CP_LABEL) | (ui->colors ? 0 : A_REVERSE));
+		w = view_width(label);
+		view_put(y, 0, w < COLS ? w : COLS, label, 0);
+		attrset(A_NORMAL);
+		if (w < COLS)
+			view_put(y, w, COLS - w, text, 0);
+		move(y, w + view_width(text) < COLS ? w + view_width(text) :
+		     COLS - 1);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		const char *label = _(hints[i].label);
+		int kw = view_width(hints[i].key), lw = view_width(label);
+
+		if (x + kw + lw + 1 > COLS)
+			break;
+		attrset(A_BOLD);
+		view_put(y, x, kw, hints[i].key, 0);
+		attrset(pair(ui, CP_LABEL) | (ui->colors ? 0 : A_REVERSE));
+		view_put(y, x + kw, lw + 1, label, 0);
+		attrset(A_NORMAL);
+		x += kw + lw + 1;
+	}
+}
+
+/* --- overlays ------------------------------------------------------- */
+
+static const char *const help_keys[][2] = {
+	{ "F1 h ?", N_("this help") },
+	{ "F6", N_("choose the sort column from a list") },
+	{ "< >", N_("sort on the previous / next column") },
+	{ "I", N_("invert the sort order") },
+	{ N_("click"), N_("sort on a column by clicking its title") },
+	{ "F4 \\", N_("filter: PIDs (1,2,3) or part of a name; Esc clears") },
+	{ "z " "Space", N_("freeze the screen (sampling goes on); again: live") },
+	{ "d", N_("diff: B minus the frozen screen A; d again: new B") },
+	{ "l Esc", N_("back to the live view") },
+	{ "+ -", N_("longer / shorter refresh interval (10 ms at least)") },
+	{ "Up Down PgUp PgDn Home End", N_("move the selection") },
+	{ "Ctrl-L", N_("redraw") },
+	{ "q F10", N_("quit") },
+};
+
+/* The help as lines of (key, text); @n lines at most.  Returns the count. */
+static int help_lines(const char *lines[][2], int n)
+{
+	static const char *const extra[][2] = {
+		{ "", "" },
+		{ "", N_("Marks: + new or appeared, - exited between A and B, "
+			 "x exited, * changed") },
+		{ "", N_("Meters: user nice system irq softirq iowait steal, as "
+			 "| + # ! ~ w s") },
+		{ "", "" },
+	};
+	int k = 0;
+
+	for (size_t i = 0; i < sizeof(help_keys) / sizeof(help_keys[0]) &&
+	     k < n; i++, k++) {
+		lines[k][0] = _(help_keys[i][0]);
+		lines[k][1] = _(help_keys[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]) && k < n;
+	     i++, k++) {
+		lines[k][0] = "";
+		lines[k][1] = extra[i][1][0] ? _(extra[i][1]) : "";
+	}
+	for (int c = 0; c < COL_NR && k < n; c++, k++) {
+		lines[k][0] = _(model_cols[c].title);
+		lines[k][1] = _(model_cols[c].help);
+	}
+	return k;
+}
+
+int view_help_scroll(struct ui *ui, int delta)
+{
+	const char *lines[64][2];
+	int n = help_lines(lines, 64), room = LINES - 3, top;
+
+	top = ui->help_top + delta;
+	if (top > n - room)
+		top = n - room;
+	if (top < 0)
+		top = 0;
+	ui->help_top = top;
+	return top;
+}
+
+static void draw_help(struct ui *ui)
+{
+	const char *lines[64][2];
+	int n = help_lines(lines, 64), kw = 0, y = 2;
+
+	erase();
+	attrset(A_BOLD);
+	view_put(0, 0, COLS, _("csftop: where the time of registered threads "
+			       "goes, from the coarse_stat_fs pages"), 0);
+	attrset(A_NORMAL);
+	for (int i = 0; i < n; i++)
+		if (view_width(lines[i][0]) > kw)
+			kw = view_width(lines[i][0]);
+	view_help_scroll(ui, 0);
+	for (int i = ui->help_top; i < n && y < LINES - 1; i++, y++) {
+		if (!lines[i][0][0]) {
+			/* prose, not a key: the whole width */
+			view_put(y, 1, COLS - 1, lines[i][1], 0);
+			continue;
+		}
+		attrset(A_BOLD);
+		view_put(y, 1, kw, lines[i][0], 0);
+		attrset(A_NORMAL);
+		view_put(y, kw + 3, COLS - kw - 3, lines[i][1], 0);
+	}
+	attrset(A_REVERSE);
+	view_put(LINES - 1, 0, COLS, ui->help_top + LINES - 3 < n ?
+		 _("Up/Down/Space scroll, any other key returns.") :
+		 _("Press any key to return."), 0);
+	attrset(A_NORMAL);
+}
+
+static void draw_sort_menu(struct ui *ui, int y0)
+{
+	int w = 0, lines = LINES - y0 - 1, first = 0;
+
+	for (int c = 0; c < COL_NR; c++)
+		if (view_width(_(model_cols[c].title)) > w)
+			w = view_width(_(model_cols[c].title));
+	w += 2;
+	attrset(pair(ui, CP_TITLE) | (ui->colors ? 0 : A_REVERSE));
+	view_put(y0, 0, w, _("Sort by"), 0);
+	attrset(A_NORMAL);
+	if (ui->sort_menu_sel >= lines - 1)
+		first = ui->sort_menu_sel - lines + 2;
+	for (int c = first, y = y0 + 1; c < COL_NR && y < LINES - 1; c++, y++) {
+		attrset(c == ui->sort_menu_sel ?
+			pair(ui, CP_SELECTED) | (ui->colors ? 0 : A_REVERSE) :
+			A_NORMAL);
+		view_put(y, 0, w, _(model_cols[c].title), 0);
+		attrset(A_NORMAL);
+		mvaddch(y, w, '|');
+	}
+}
+
+/* --- the frame ------------------------------------------------------ */
+
+void view_draw(struct ui *ui)
+{
+	const struct screen *s = model_shown(ui->model);
+	int y;
+
+	ui->too_small = COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
+	erase();
+	if (ui->too_small) {
+		char text[128];
+
+		snprintf(text, sizeof(text),
+			 _("Terminal too small: %dx%d, need %dx%d"), COLS,
+			 LINES, VIEW_MIN_COLS, VIEW_MIN_LINES);
+		draw_centered(LINES / 2, text);
+		refresh();
+		return;
+	}
+	if (ui->overlay == OVERLAY_HELP) {
+		draw_help(ui);
+		refresh();
+		return;
+	}
+	curs_set(ui->overlay == OVERLAY_FILTER ? 1 : 0);
+	y = meters_draw(ui, s, 0);
+	draw_info(ui, s, y++);
+	draw_mode(ui, s, y++);
+	draw_table(ui, s, y, LINES - 1);
+	if (ui->overlay == OVERLAY_SORT)
+		draw_sort_menu(ui, y);
+	draw_footer(ui, LINES - 1);
+	refresh();
+}

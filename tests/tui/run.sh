@@ -1,0 +1,306 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/tui/run.sh - csftop end to end, on the host, against fake roots.
+#
+# 1. Scripted screens (like tig's tests): for each cases/NAME.keys, a fresh
+#    fake root is written from cases/NAME.spec (or cases/base.spec), csftop
+#    runs with CSFTOP_SCRIPT=NAME.keys (extra options from NAME.args), and
+#    every screen the script dumps (NAME-N.txt) must equal cases/NAME-N.txt.
+#    The exit status must be cases/NAME.status (default 0).
+# 2. Bad input: options, TERM, no module, no terminal: message and status.
+# 3. Batch mode: text, CSV and JSON lines, -s and -p.
+# 4. A real terminal (tmux, when installed): start, draw, quit with q, with
+#    Ctrl-C, a resize below the minimum and back, a terminal too small.
+#
+# CSFTOP_BLESS=1 writes the screens produced as the new expected ones.
+# Prints "N passed, N failed" last; exit status 1 when any failed.
+
+srcdir=${srcdir:-$(dirname "$0")/../..}
+CASES=$(cd "$srcdir/tests/tui/cases" && pwd)
+CSFTOP=${CSFTOP:-$(pwd)/src/csftop}
+MKFAKEROOT=${MKFAKEROOT:-$(pwd)/tests/tui/mkfakeroot}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/csftop-tui.XXXXXX")
+export CASES MKFAKEROOT
+# Screens are compared in English; the terminal type fixes the key codes.
+LC_ALL=C.UTF-8
+LANGUAGE=
+TERM=xterm
+export LC_ALL LANGUAGE TERM
+unset CSFTOP_SCRIPT CSFTOP_SCRIPT_SIZE
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS: $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+cleanup() {
+	for sock in "$WORK"/tmux.*.sock; do
+		[ -S "$sock" ] && tmux -S "$sock" kill-server 2>/dev/null
+	done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for f in "$CSFTOP" "$MKFAKEROOT"; do
+	if [ ! -x "$f" ]; then
+		echo "run.sh: $f is not built" >&2
+		exit 99
+	fi
+done
+
+new_root() {	# $1: spec file; prints the root's path
+	root=$WORK/root.$$.$(date +%s%N)
+	"$MKFAKEROOT" "$root" < "$1" || exit 99
+	echo "$root"
+}
+
+# --- 1. scripted screens ------------------------------------------------
+for keys in "$CASES"/*.keys; do
+	name=$(basename "$keys" .keys)
+	spec=$CASES/$name.spec
+	[ -f "$spec" ] || spec=$CASES/base.spec
+	args=
+	[ -f "$CASES/$name.args" ] && args=$(cat "$CASES/$name.args")
+	want_status=0
+	[ -f "$CASES/$name.status" ] && want_status=$(cat "$CASES/$name.status")
+	ROOT=$(new_root "$spec")
+	export ROOT
+	out=$WORK/out.$name
+	mkdir -p "$out"
+	# shellcheck disable=SC2086 # $args are options, split on purpose
+	(cd "$out" && CSF_ROOT=$ROOT CSFTOP_SCRIPT=$keys "$CSFTOP" $args \
+		> "$WORK/$name.stdout" 2> "$WORK/$name.stderr")
+	status=$?
+	if [ "$status" != "$want_status" ]; then
+		fail "$name: exit status $status, want $want_status"
+		sed 's/^/    /' "$WORK/$name.stderr"
+		continue
+	fi
+	pass "$name: exit status $status"
+	for expected in "$CASES/$name"-*.txt; do
+		[ -f "$expected" ] || continue
+		screen=$(basename "$expected")
+		if [ ! -f "$out/$screen" ]; then
+			fail "$name: screen $screen was not dumped"
+		elif cmp -s "$expected" "$out/$screen"; then
+			pass "$name: screen $screen"
+		else
+			fail "$name: screen $screen differs"
+			diff -u "$expected" "$out/$screen" | sed 's/^/    /'
+		fi
+	done
+	for got in "$out"/*; do
+		[ -f "$got" ] || continue
+		screen=$(basename "$got")
+		if [ -n "$CSFTOP_BLESS" ]; then
+			cp "$got" "$CASES/$screen"
+		elif [ ! -f "$CASES/$screen" ]; then
+			fail "$name: $screen has no expected screen (CSFTOP_BLESS=1 makes it)"
+		fi
+	done
+done
+
+# --- 2. bad input -------------------------------------------------------
+ROOT=$(new_root "$CASES/base.spec")
+
+# expect NAME STATUS PATTERN [env VAR=..] -- csftop ARGS
+# The message must be one line on stderr (or stdout for --help/--version).
+expect() {
+	name=$1 want=$2 pattern=$3
+	shift 3
+	"$@" > "$WORK/bad.out" 2> "$WORK/bad.err" < /dev/null
+	status=$?
+	if [ "$status" != "$want" ]; then
+		fail "$name: exit status $status, want $want"
+		sed 's/^/    /' "$WORK/bad.err"
+	elif ! grep -q -- "$pattern" "$WORK/bad.out" "$WORK/bad.err"; then
+		fail "$name: no '$pattern' in the output"
+		sed 's/^/    /' "$WORK/bad.out" "$WORK/bad.err"
+	else
+		pass "$name"
+	fi
+}
+
+run() { env CSF_ROOT="$ROOT" "$CSFTOP" "$@"; }
+expect "unknown long option" 2 "unrecognized option '--bogus'" run --bogus
+expect "unknown short option" 2 "invalid option -- 'x'" run -x
+expect "usage hint" 2 "Try 'csftop --help'" run --bogus
+expect "-d below 10 ms" 2 "invalid interval '5'" run -d 5
+expect "-d not a number" 2 "invalid interval 'abc'" run -d abc
+expect "-d negative" 2 "invalid interval '-10'" run -d -10
+expect "-d missing" 2 "requires an argument" run -d
+expect "-p zero" 2 "invalid PID list '0'" run -p 0
+expect "-p empty item" 2 "invalid PID list '1,,2'" run -p 1,,2
+expect "-p name" 2 "invalid PID list 'init'" run -p init
+expect "-n zero" 2 "invalid count '0'" run -b -n 0
+expect "-o unknown" 2 "invalid output format 'xml'" run -b -o xml
+expect "-o without -b" 2 "-o needs -b" run -o csv
+expect "-s unknown" 2 "unknown sort column 'nosuch'" run -s nosuch
+expect "extra operand" 2 "extra operand 'foo'" run foo
+expect "--help" 0 "Usage: csftop \[OPTION\]" run --help
+expect "--version" 0 "^csftop (coarse_stat_fs) " run --version
+expect "no module" 1 "csftop: " env CSF_ROOT="$WORK/nonexistent" "$CSFTOP"
+if [ "$(wc -l < "$WORK/bad.err")" = 1 ]; then
+	pass "no module: one line"
+else
+	fail "no module: $(wc -l < "$WORK/bad.err") lines"
+fi
+expect "TERM unset" 1 "TERM is not set" env -u TERM CSF_ROOT="$ROOT" "$CSFTOP"
+expect "TERM empty" 1 "TERM is not set" env TERM= CSF_ROOT="$ROOT" "$CSFTOP"
+expect "not a terminal" 1 "must be a terminal" run
+
+# --- 3. batch -----------------------------------------------------------
+batch() { env CSF_ROOT="$ROOT" "$CSFTOP" -b "$@" 2> "$WORK/batch.err"; }
+
+batch -n 2 -d 10 > "$WORK/b.txt"
+if [ "$(grep -c '^csftop .* sample [12] ' "$WORK/b.txt")" = 2 ] &&
+   [ "$(grep -c ' contend-a ' "$WORK/b.txt")" = 2 ]; then
+	pass "batch text: 2 samples"
+else
+	fail "batch text: 2 samples"
+	sed 's/^/    /' "$WORK/b.txt" "$WORK/batch.err"
+fi
+
+batch -n 2 -d 10 -o csv > "$WORK/b.csv"
+if [ "$(head -1 "$WORK/b.csv")" = "sample,time,interval_ns,mark,pid,tid,comm,state,cpu,run,runnable,sleep,iowait,blocked,run_total,runnable_total,sleep_total,iowait_total,blocked_total,vcsw,ivcsw,migrations,wakeups" ] &&
+   [ "$(wc -l < "$WORK/b.csv")" = 13 ]; then
+	pass "batch csv: header once, 6 threads x 2 samples"
+else
+	fail "batch csv"
+	sed 's/^/    /' "$WORK/b.csv"
+fi
+# first sample, default sort (runnable share since registration, desc)
+if [ "$(sed -n 2p "$WORK/b.csv" | cut -d, -f6,7,11)" = "4245,contend-b,52.00" ]; then
+	pass "batch csv: default sort runnable desc"
+else
+	fail "batch csv: default sort runnable desc: $(sed -n 2p "$WORK/b.csv")"
+fi
+
+batch -n 1 -o csv -s +tid > "$WORK/b.csv"
+if [ "$(cut -d, -f6 "$WORK/b.csv" | tr '\n' ' ')" = "tid 4242 4243 4244 4245 4246 5000 " ]; then
+	pass "batch -s +tid"
+else
+	fail "batch -s +tid: $(cut -d, -f6 "$WORK/b.csv" | tr '\n' ' ')"
+fi
+
+batch -n 1 -o csv -s comm > "$WORK/b.csv"
+if [ "$(cut -d, -f7 "$WORK/b.csv" | tr '\n' ' ')" = "comm contend-a contend-b csf-demo iowait mutex-a spin " ]; then
+	pass "batch -s comm"
+else
+	fail "batch -s comm: $(cut -d, -f7 "$WORK/b.csv" | tr '\n' ' ')"
+fi
+
+batch -n 1 -o csv -p 5000 > "$WORK/b.csv"
+if [ "$(cut -d, -f5,6 "$WORK/b.csv" | tr '\n' ' ')" = "pid,tid 5000,5000 " ]; then
+	pass "batch -p"
+else
+	fail "batch -p: $(cat "$WORK/b.csv")"
+fi
+
+batch -n 3 -d 10 -o json > "$WORK/b.json"
+if [ "$(wc -l < "$WORK/b.json")" = 3 ] &&
+   grep -q '"comm":"contend-a"' "$WORK/b.json"; then
+	pass "batch json: one object per sample"
+else
+	fail "batch json: one object per sample"
+	sed 's/^/    /' "$WORK/b.json"
+fi
+if command -v python3 > /dev/null; then
+	if python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    assert len(o["threads"]) == 6 and len(o["cpus"]) == 2, o
+' "$WORK/b.json"; then
+		pass "batch json: valid JSON lines"
+	else
+		fail "batch json: valid JSON lines"
+	fi
+fi
+
+# --- 4. a real terminal -------------------------------------------------
+if ! command -v tmux > /dev/null; then
+	echo "SKIP: tmux is not installed: no real-terminal tests"
+else
+	sessions=0
+	tm() { tmux -S "$WORK/tmux.$sessions.sock" "$@"; }
+	# wait_for PATTERN: up to 10 s for the pane to show it
+	wait_for() {
+		i=0
+		while [ $i -lt 100 ]; do
+			tm capture-pane -p -t t > "$WORK/pane.txt" 2>/dev/null
+			grep -q -- "$1" "$WORK/pane.txt" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sed 's/^/    /' "$WORK/pane.txt"
+		return 1
+	}
+	# start COLS LINES ARGS: csftop in a fresh tmux session; afterwards
+	# the shell prints csftop's status and keeps the pane open
+	start() {
+		cols=$1 lines=$2
+		shift 2
+		# a new server on a new socket each time: one still shutting
+		# down must not take the next session with it
+		tm kill-server 2>/dev/null
+		sessions=$((sessions + 1))
+		tm -f /dev/null new-session -d -s t -x "$cols" -y "$lines" \
+			"trap : INT; env CSF_ROOT='$ROOT' TERM=screen '$CSFTOP' $* 2> '$WORK/tmux.err'; echo csftop-status=\$?; sleep 30"
+	}
+
+	start 100 30 -d 100
+	if wait_for "Ctx sw/s:" && wait_for "contend-a"; then
+		pass "tmux: screen drawn"
+	else
+		fail "tmux: screen drawn"
+	fi
+	tm send-keys -t t q
+	if wait_for "csftop-status=0" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
+		pass "tmux: q quits, status 0, terminal restored"
+	else
+		fail "tmux: q quits, status 0, terminal restored"
+	fi
+
+	start 100 30 -d 50
+	wait_for "Ctx sw/s:" > /dev/null
+	tm send-keys -t t C-c
+	if wait_for "csftop-status=130" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
+		pass "tmux: Ctrl-C ends it, status 130, terminal restored"
+	else
+		fail "tmux: Ctrl-C ends it, status 130, terminal restored"
+	fi
+
+	start 100 30 -d 100
+	wait_for "Ctx sw/s:" > /dev/null
+	tm resize-window -t t -x 40 -y 8 2>/dev/null
+	if wait_for "Terminal too small"; then
+		pass "tmux: resized too small, says so"
+	else
+		fail "tmux: resized too small, says so"
+	fi
+	tm resize-window -t t -x 100 -y 30 2>/dev/null
+	if wait_for "Ctx sw/s:"; then
+		pass "tmux: resized back, draws again"
+	else
+		fail "tmux: resized back, draws again"
+	fi
+	tm send-keys -t t F10
+	if wait_for "csftop-status=0"; then
+		pass "tmux: F10 quits"
+	else
+		fail "tmux: F10 quits"
+	fi
+
+	start 30 6
+	if wait_for "csftop-status=1" && grep -q "terminal too small" "$WORK/tmux.err"; then
+		pass "tmux: terminal too small at start, status 1"
+	else
+		fail "tmux: terminal too small at start, status 1"
+		sed 's/^/    /' "$WORK/tmux.err"
+	fi
+	tm kill-server 2>/dev/null
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_model.c - csftop's model over synthetic samples: sorting on every
+ * column both ways, filters, freeze, diff, rates across counter resets and
+ * exited threads.  Deterministic: no pages, no clock, no curses.  Times are
+ * CSF_CLOCK_MONO ticks, i.e. nanoseconds, so the conversion is the identity.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "src/model.h"
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+
+static uint64_t ident(uint64_t ticks)
+{
+	return ticks;
+}
+
+static struct csf_snap mk(uint32_t tid, uint32_t tgid, const char *comm,
+			  uint64_t now)
+{
+	struct csf_snap s;
+
+	memset(&s, 0, sizeof(s));
+	s.tid = tid;
+	s.tgid = tgid;
+	s.now = now;
+	s.registered_at = 1;
+	s.state = CSF_STATE_SLEEPING;
+	strncpy(s.comm, comm, sizeof(s.comm) - 1);
+	return s;
+}
+
+static struct csf_cpu_snap mkcpu(uint64_t now, uint64_t busy, uint64_t idle,
+				 uint64_t csw)
+{
+	struct csf_cpu_snap c;
+
+	memset(&c, 0, sizeof(c));
+	c.now = now;
+	c.time[CSF_CPU_BUSY] = busy;
+	c.time[CSF_CPU_IDLE] = idle;
+	c.nr_switches = csw;
+	c.online = 1;
+	return c;
+}
+
+static const struct row *find(const struct screen *s, uint32_t tid)
+{
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].snap.tid == tid)
+			return &s->rows[i];
+	return NULL;
+}
+
+/*
+ * Five threads whose values differ in every column, in different orders
+ * per column (multipliers coprime with 5 permute 0..4), sampled twice one
+ * second apart so that shares and rates are defined.
+ */
+#define NSORT 5
+static const char *const sort_names[NSORT] = { "echo", "Charlie", "alpha",
+					       "delta", "Bravo" };
+
+static void build_sort_model(struct model *m)
+{
+	struct csf_snap a[NSORT], b[NSORT];
+	static const unsigned int mult[CSF_NR_STATES] = { 1, 2, 3, 4, 6 };
+	struct csf_cpu_snap c0 = mkcpu(0, 0, 0, 0);
+	struct csf_cpu_snap c1 = mkcpu(SEC, SEC / 2, SEC / 2, 100);
+
+	for (unsigned int k = 0; k < NSORT; k++) {
+		a[k] = mk(100 + 7 * k, 50 - 3 * k, sort_names[k], 10 * SEC);
+		for (int s = 0; s < CSF_NR_STATES; s++)
+			a[k].time[s] = k * 1000 * MS;
+		a[k].nvcsw = 1000;
+		a[k].nivcsw = 1000;
+		b[k] = a[k];
+		b[k].now = 11 * SEC;
+		for (int s = 0; s < CSF_NR_STATES; s++)
+			b[k].time[s] += ((k * mult[s] + s) % 5 + 1) * 10 * MS;
+		b[k].nvcsw += ((k * 2) % 5 + 1) * 10;
+		b[k].nivcsw += ((k * 3) % 5 + 1) * 7;
+		b[k].migrations = (k * 4) % 5 + 1;
+		b[k].wakeups = (5 - k) * 3;
+		b[k].cpu = (k * 3) % 5;
+		b[k].state = (k * 2) % 5;
+	}
+	model_init(m, ident);
+	ck_assert_int_eq(model_sample(m, a, NSORT, &c0, 1, 0), 0);
+	ck_assert_int_eq(model_sample(m, b, NSORT, &c1, 1, SEC), 0);
+}
+
+static int cmp_col(const struct row *x, const struct row *y, enum col col)
+{
+	if (col == COL_COMM)
+		return strcasecmp(x->snap.comm, y->snap.comm);
+	return (row_value(x, col) > row_value(y, col)) -
+	       (row_value(x, col) < row_value(y, col));
+}
+
+/* One loop iteration per column and direction: 2 * COL_NR tests. */
+START_TEST(test_sort_every_column_both_ways)
+{
+	enum col col = (enum col)(_i / 2);
+	int desc = _i % 2;
+	struct model m;
+	size_t idx[NSORT], rev[NSORT], n;
+	const struct screen *s;
+
+	build_sort_model(&m);
+	s = model_shown(&m);
+	n = model_select(s, NULL, col, desc, idx);
+	ck_assert_uint_eq(n, NSORT);
+	for (size_t i = 1; i < n; i++) {
+		int c = cmp_col(&s->rows[idx[i - 1]], &s->rows[idx[i]], col);
+
+		if (desc)
+			ck_assert_msg(c > 0, "column %s desc: rows %zu,%zu",
+				      model_cols[col].key, i - 1, i);
+		else
+			ck_assert_msg(c < 0, "column %s asc: rows %zu,%zu",
+				      model_cols[col].key, i - 1, i);
+	}
+	/* the other direction is the exact reverse */
+	ck_assert_uint_eq(model_select(s, NULL, col, !desc, rev), NSORT);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(idx[i], rev[n - 1 - i]);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_sort_default_is_runnable_descending)
+{
+	ck_assert_int_eq(COL_DEFAULT_SORT, COL_RUNNABLE_PCT);
+	ck_assert_int_eq(model_cols[COL_DEFAULT_SORT].desc_first, 1);
+}
+END_TEST
+
+START_TEST(test_sort_ties_broken_by_tid)
+{
+	struct csf_snap s[3] = { mk(30, 1, "x", SEC), mk(10, 1, "x", SEC),
+				 mk(20, 1, "x", SEC) };
+	struct model m;
+	size_t idx[3];
+
+	model_init(&m, ident);
+	ck_assert_int_eq(model_sample(&m, s, 3, NULL, 0, 0), 0);
+	ck_assert_uint_eq(model_select(model_shown(&m), NULL, COL_COMM, 1,
+				       idx), 3);
+	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 10);
+	ck_assert_uint_eq(model_shown(&m)->rows[idx[2]].snap.tid, 30);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_col_by_key)
+{
+	ck_assert_int_eq(model_col_by_key("runnable"), COL_RUNNABLE_PCT);
+	ck_assert_int_eq(model_col_by_key("RUN_TOTAL"), COL_RUN_TOTAL);
+	ck_assert_int_eq(model_col_by_key("wakeups"), COL_WAKEUPS);
+	ck_assert_int_eq(model_col_by_key("nosuch"), -1);
+	for (int c = 0; c < COL_NR; c++)
+		ck_assert_int_eq(model_col_by_key(model_cols[c].key), c);
+}
+END_TEST
+
+START_TEST(test_filter_by_pid_and_tid)
+{
+	struct model m;
+	struct filter f = { 0 };
+	size_t idx[NSORT];
+
+	build_sort_model(&m);
+	/* pid 47 is thread 107's process; 114 is a tid */
+	ck_assert_int_eq(filter_set(&f, "47,114"), 0);
+	ck_assert(filter_active(&f));
+	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+			  2);
+	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 107);
+	ck_assert_uint_eq(model_shown(&m)->rows[idx[1]].snap.tid, 114);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_filter_by_name_substring)
+{
+	struct model m;
+	struct filter f = { 0 };
+	size_t idx[NSORT];
+
+	build_sort_model(&m);
+	/* case-insensitive, like htop's filter */
+	ck_assert_int_eq(filter_set(&f, "ALP"), 0);
+	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+			  1);
+	ck_assert_str_eq(model_shown(&m)->rows[idx[0]].snap.comm, "alpha");
+	ck_assert_int_eq(filter_set(&f, "a"), 0);
+	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+			  4);
+	ck_assert_int_eq(filter_set(&f, "zz"), 0);
+	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+			  0);
+	ck_assert_int_eq(filter_set(&f, ""), 0);
+	ck_assert(!filter_active(&f));
+	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+			  NSORT);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_filter_bad_pid_lists_rejected)
+{
+	static const char *const bad[] = { "", ",", "1,", ",1", "1,,2", "0",
+					   "99999999999", "-3", "1;2", "x" };
+	struct filter f = { 0 };
+	pid_t pids[4];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(filter_set_pids(&f, bad[i]) == -EINVAL,
+			      "accepted \"%s\"", bad[i]);
+	ck_assert_int_eq(parse_pid_list("1,2,3", pids, 4), 3);
+	ck_assert_int_eq(parse_pid_list("1,2,3,4,5", pids, 4), -EINVAL);
+	/* an interactive filter of digits is a PID list, so it must parse */
+	ck_assert_int_eq(filter_set(&f, "12,"), -EINVAL);
+	ck_assert_int_eq(filter_set(&f, "12"), 0);
+	ck_assert_uint_eq(f.npids, 1);
+}
+END_TEST
+
+START_TEST(test_first_sample_shows_since_registration)
+{
+	struct csf_snap s = mk(1, 1, "t", 5 * SEC);
+	struct model m;
+	const struct row *r;
+
+	s.time[CSF_STATE_RUNNING] = 300 * MS;
+	s.time[CSF_STATE_RUNNABLE] = 100 * MS;
+	s.time[CSF_STATE_SLEEPING] = 600 * MS;
+	s.nvcsw = 50;
+	model_init(&m, ident);
+	ck_assert_int_eq(model_sample(&m, &s, 1, NULL, 0, 0), 0);
+	r = find(model_shown(&m), 1);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r->flags & ROW_NEW);
+	ck_assert_uint_eq(r->interval_ns, SEC);
+	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 30.0, 1e-9);
+	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNABLE), 10.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 50.0, 1e-9);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_rates_over_interval)
+{
+	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
+	struct model m;
+	const struct row *r;
+
+	b = a;
+	b.now = a.now + 500 * MS;
+	b.time[CSF_STATE_RUNNING] += 100 * MS;
+	b.time[CSF_STATE_RUNNABLE] += 250 * MS;
+	b.time[CSF_STATE_IOWAIT] += 150 * MS;
+	b.nvcsw += 10;
+	b.nivcsw += 20;
+	b.migrations = 3;
+	b.wakeups = 9;
+	model_init(&m, ident);
+	ck_assert_int_eq(model_sample(&m, &a, 1, NULL, 0, 0), 0);
+	ck_assert_int_eq(model_sample(&m, &b, 1, NULL, 0, 500 * MS), 0);
+	r = find(model_shown(&m), 1);
+	ck_assert(!(r->flags & ROW_NEW));
+	ck_assert_double_eq_tol(row_value(r, COL_RUN_PCT), 20.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_RUNNABLE_PCT), 50.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_IOWAIT_PCT), 30.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 20.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_IVCSW_RATE), 40.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_RUNNABLE_TOTAL),
+				250.0 * MS, 1e-3);
+	ck_assert_double_eq_tol(row_value(r, COL_MIGRATIONS), 3, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_WAKEUPS), 9, 1e-9);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_rates_never_above_100_percent)
+{
+	/* extrapolation on two CPUs can put a few ticks more in a bucket
+	 * than the clocks moved: the share still caps at 100 */
+	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
+	struct model m;
+
+	b = a;
+	b.now += 100 * MS;
+	b.time[CSF_STATE_RUNNING] += 101 * MS;
+	model_init(&m, ident);
+	model_sample(&m, &a, 1, NULL, 0, 0);
+	model_sample(&m, &b, 1, NULL, 0, 100 * MS);
+	ck_assert_double_le(row_pct(find(model_shown(&m), 1),
+				    CSF_STATE_RUNNING), 100.0);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_rates_across_counter_reset)
+{
+	/* same registration, counters went backwards (a reset page): the
+	 * growth is the new value, never a wrapped 2^64 difference */
+	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
+	struct model m;
+	const struct row *r;
+
+	a.time[CSF_STATE_RUNNING] = 900 * MS;
+	a.nvcsw = 1000;
+	a.nivcsw = 500;
+	b = a;
+	b.now += SEC;
+	b.time[CSF_STATE_RUNNING] = 200 * MS;
+	b.nvcsw = 7;
+	b.nivcsw = 3;
+	model_init(&m, ident);
+	model_sample(&m, &a, 1, NULL, 0, 0);
+	model_sample(&m, &b, 1, NULL, 0, SEC);
+	r = find(model_shown(&m), 1);
+	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 20.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 7.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_IVCSW_RATE), 3.0, 1e-9);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_rates_new_incarnation_of_tid)
+{
+	/* the tid was reused by a thread registered later: start over */
+	struct csf_snap a = mk(1, 1, "old", 10 * SEC), b = mk(1, 2, "new",
+							      11 * SEC);
+	struct model m;
+	const struct row *r;
+
+	a.time[CSF_STATE_SLEEPING] = 5 * SEC;
+	a.nvcsw = 1000;
+	b.registered_at = 10 * SEC + 600 * MS;
+	b.time[CSF_STATE_RUNNING] = 400 * MS;
+	b.nvcsw = 4;
+	model_init(&m, ident);
+	model_sample(&m, &a, 1, NULL, 0, 0);
+	model_sample(&m, &b, 1, NULL, 0, SEC);
+	r = find(model_shown(&m), 1);
+	ck_assert(r->flags & ROW_NEW);
+	ck_assert_str_eq(r->snap.comm, "new");
+	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 100.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 10.0, 1e-9);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_exited_thread_unmapped_lingers_then_goes)
+{
+	struct csf_snap a[2] = { mk(1, 1, "stay", 10 * SEC),
+				 mk(2, 1, "leave", 10 * SEC) };
+	struct model m;
+	const struct row *r;
+
+	model_init(&m, ident);
+	model_sample(&m, a, 2, NULL, 0, 0);
+	a[0].now += SEC;
+	model_sample(&m, a, 1, NULL, 0, SEC);
+	r = find(model_shown(&m), 2);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r->flags & ROW_EXITED);
+	ck_assert_uint_eq(row_state(r), CSF_STATE_EXITED);
+	ck_assert_double_eq(row_value(r, COL_VCSW_RATE), 0);
+	ck_assert_uint_eq(model_shown(&m)->nthreads, 1);
+	/* still there just before the linger time, gone at it */
+	model_sample(&m, a, 1, NULL, 0, SEC + MODEL_LINGER_NS - 1);
+	ck_assert_ptr_nonnull(find(model_shown(&m), 2));
+	model_sample(&m, a, 1, NULL, 0, SEC + MODEL_LINGER_NS);
+	ck_assert_ptr_null(find(model_shown(&m), 2));
+	ck_assert_ptr_nonnull(find(model_shown(&m), 1));
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_exited_state_in_page_keeps_final_delta)
+{
+	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
+	struct model m;
+	const struct row *r;
+
+	b = a;
+	b.now += SEC;
+	b.state = CSF_STATE_EXITED;
+	b.time[CSF_STATE_RUNNING] += 250 * MS;
+	model_init(&m, ident);
+	model_sample(&m, &a, 1, NULL, 0, 0);
+	model_sample(&m, &b, 1, NULL, 0, SEC);
+	r = find(model_shown(&m), 1);
+	ck_assert(r->flags & ROW_EXITED);
+	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 25.0, 1e-9);
+	ck_assert_uint_eq(model_shown(&m)->nthreads, 0);
+	/* the page still reads, but an exited row only lingers */
+	b.now += 3 * SEC;
+	model_sample(&m, &b, 1, NULL, 0, SEC + MODEL_LINGER_NS);
+	ck_assert_ptr_null(find(model_shown(&m), 1));
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_counts_threads_and_processes)
+{
+	struct csf_snap s[4] = { mk(1, 1, "a", SEC), mk(2, 1, "b", SEC),
+				 mk(3, 3, "c", SEC), mk(4, 4, "d", SEC) };
+	struct model m;
+
+	s[3].state = CSF_STATE_EXITED;
+	model_init(&m, ident);
+	model_sample(&m, s, 4, NULL, 0, 0);
+	ck_assert_uint_eq(model_shown(&m)->nrows, 4);
+	ck_assert_uint_eq(model_shown(&m)->nthreads, 3);
+	ck_assert_uint_eq(model_shown(&m)->nprocs, 2);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_freeze_stops_screen_sampling_goes_on)
+{
+	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b, c;
+	struct model m;
+
+	b = a;
+	b.now += SEC;
+	b.time[CSF_STATE_RUNNING] += 500 * MS;
+	c = b;
+	c.now += SEC;
+	c.time[CSF_STATE_RUNNING] += 100 * MS;
+	model_init(&m, ident);
+	model_sample(&m, &a, 1, NULL, 0, 0);
+	model_sample(&m, &b, 1, NULL, 0, SEC);
+	ck_assert_int_eq(model_freeze(&m), 0);
+	ck_assert_int_eq(m.mode, MODE_FROZEN);
+	model_sample(&m, &c, 1, NULL, 0, 2 * SEC);
+	/* shown: still B's 50%; live moved on to 10% */
+	ck_assert_double_eq_tol(row_pct(find(model_shown(&m), 1), 0), 50.0,
+				1e-9);
+	ck_assert_double_eq_tol(row_pct(find(&m.live, 1), 0), 10.0, 1e-9);
+	model_live(&m);
+	ck_assert_double_eq_tol(row_pct(find(model_shown(&m), 1), 0), 10.0,
+				1e-9);
+	model_free(&m);
+}
+END_TEST
+
+/* A: threads 1 (changes), 2 (idle), 3 (exits); B adds 4. */
+static void build_diff(struct model *m)
+{
+	struct csf_snap a[3] = { mk(1, 1, "busy", 10 * SEC),
+				 mk(2, 1, "idle", 10 * SEC),
+				 mk(3, 3, "leaver", 10 * SEC) };
+	struct csf_snap b[3];
+	size_t nb;
+
+	model_init(m, ident);
+	a[0].time[CSF_STATE_RUNNING] = SEC;
+	a[0].nvcsw = 10;
+	model_sample(m, a, 3, NULL, 0, 0);
+	ck_assert_int_eq(model_diff(m), 0);	/* no A yet: takes A */
+	ck_assert_int_eq(m->mode, MODE_FROZEN);
+	model_live(m);
+
+	b[0] = a[0];
+	b[0].now += 2 * SEC;
+	b[0].time[CSF_STATE_RUNNING] += 500 * MS;
+	b[0].time[CSF_STATE_RUNNABLE] += 1500 * MS;
+	b[0].nvcsw += 40;
+	b[0].migrations = 2;
+	b[1] = a[1];
+	b[1].now += 2 * SEC;
+	b[2] = mk(4, 4, "newbie", 12 * SEC);
+	b[2].registered_at = 11 * SEC;
+	b[2].time[CSF_STATE_RUNNING] = SEC;
+	nb = 3;		/* thread 3 is not in B's sample: it exited */
+	model_sample(m, b, nb, NULL, 0, 2 * SEC);
+	ck_assert_int_eq(model_diff(m), 1);
+	ck_assert_int_eq(m->mode, MODE_DIFF);
+}
+
+START_TEST(test_diff_changed_is_b_minus_a)
+{
+	struct model m;
+	const struct row *r;
+
+	build_diff(&m);
+	ck_assert_int_eq(model_shown(&m)->kind, SCREEN_DIFF);
+	r = find(model_shown(&m), 1);
+	ck_assert(r->flags & ROW_CHANGED);
+	ck_assert(!(r->flags & (ROW_APPEARED | ROW_GONE)));
+	ck_assert_double_eq_tol(row_value(r, COL_RUN_TOTAL), 500.0 * MS,
+				1e-3);
+	ck_assert_double_eq_tol(row_value(r, COL_RUNNABLE_PCT), 75.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 20.0, 1e-9);
+	ck_assert_double_eq_tol(row_value(r, COL_MIGRATIONS), 2, 1e-9);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_diff_unchanged_thread_not_marked)
+{
+	struct model m;
+	const struct row *r;
+
+	build_diff(&m);
+	r = find(model_shown(&m), 2);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->flags & (ROW_CHANGED | ROW_APPEARED | ROW_GONE),
+			  0);
+	ck_assert_double_eq(row_value(r, COL_RUN_TOTAL), 0);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_diff_appeared)
+{
+	struct model m;
+	const struct row *r;
+
+	build_diff(&m);
+	r = find(model_shown(&m), 4);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r->flags & ROW_APPEARED);
+	/* its whole life is inside A..B: a share of the 2 s span */
+	ck_assert_double_eq_tol(row_value(r, COL_RUN_PCT), 50.0, 1e-9);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_diff_exited)
+{
+	struct model m;
+	const struct row *r;
+
+	/* thread 3 vanished from the sample between A and B */
+	build_diff(&m);
+	r = find(model_shown(&m), 3);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r->flags & ROW_GONE);
+	ck_assert_uint_eq(row_state(r), CSF_STATE_EXITED);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_diff_exited_after_linger)
+{
+	struct csf_snap a[2] = { mk(1, 1, "a", 10 * SEC),
+				 mk(2, 1, "b", 10 * SEC) };
+	struct model m;
+	const struct row *r;
+
+	model_init(&m, ident);
+	model_sample(&m, a, 2, NULL, 0, 0);
+	model_freeze(&m);
+	model_live(&m);
+	model_sample(&m, a, 1, NULL, 0, SEC);
+	model_sample(&m, a, 1, NULL, 0, 10 * SEC);	/* 2 lingered out */
+	ck_assert_ptr_null(find(&m.live, 2));
+	ck_assert_int_eq(model_diff(&m), 1);
+	r = find(model_shown(&m), 2);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r->flags & ROW_GONE);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_diff_sortable_and_filterable)
+{
+	struct model m;
+	struct filter f = { 0 };
+	size_t idx[8], n;
+	const struct screen *s;
+
+	build_diff(&m);
+	s = model_shown(&m);
+	n = model_select(s, NULL, COL_RUN_TOTAL, 1, idx);
+	ck_assert_uint_eq(n, 4);
+	/* newbie ran 1 s inside A..B, busy 0.5 s */
+	ck_assert_uint_eq(s->rows[idx[0]].snap.tid, 4);
+	ck_assert_uint_eq(s->rows[idx[1]].snap.tid, 1);
+	ck_assert_int_eq(filter_set(&f, "lea"), 0);
+	n = model_select(s, &f, COL_RUN_TOTAL, 1, idx);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(s->rows[idx[0]].snap.tid, 3);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_diff_back_to_live)
+{
+	struct model m;
+
+	build_diff(&m);
+	model_live(&m);
+	ck_assert_int_eq(m.mode, MODE_LIVE);
+	ck_assert_ptr_eq(model_shown(&m), &m.live);
+	/* A is kept: the next d diffs against it again */
+	ck_assert_int_eq(model_diff(&m), 1);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_cpu_meters_from_stat_and_sched)
+{
+	struct csf_cpu_snap a = mkcpu(10 * SEC, 4 * SEC, 6 * SEC, 1000), b;
+	struct model m;
+	const struct cpu_row *c;
+
+	b = a;
+	b.now += SEC;
+	b.time[CSF_CPU_BUSY] += 250 * MS;
+	b.time[CSF_CPU_IDLE] += 650 * MS;
+	b.time[CSF_CPU_IOWAIT] += 100 * MS;
+	b.nr_switches += 500;
+	b.stat[CSF_STAT_USER] += 150 * MS;
+	b.stat[CSF_STAT_SYSTEM] += 100 * MS;
+	b.stat[CSF_STAT_IDLE] += 650 * MS;
+	b.stat[CSF_STAT_IOWAIT] += 100 * MS;
+	model_init(&m, ident);
+	model_sample(&m, NULL, 0, &a, 1, 0);
+	model_sample(&m, NULL, 0, &b, 1, SEC);
+	c = &model_shown(&m)->cpus[0];
+	ck_assert_double_eq_tol(c->busy_pct, 25.0, 1e-9);
+	ck_assert_double_eq_tol(c->iowait_pct, 10.0, 1e-9);
+	ck_assert_double_eq_tol(c->stat_pct[CSF_STAT_USER], 15.0, 1e-9);
+	ck_assert_double_eq_tol(c->stat_pct[CSF_STAT_SYSTEM], 10.0, 1e-9);
+	ck_assert_double_eq_tol(c->csw_rate, 500.0, 1e-9);
+	ck_assert_double_eq_tol(model_shown(&m)->csw_rate, 500.0, 1e-9);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_cpu_counter_reset_and_quiet_stat)
+{
+	/* module reloaded: counters restart; stat[] not refreshed within a
+	 * short interval: no colours, but the exact busy share stays */
+	struct csf_cpu_snap a = mkcpu(10 * SEC, 9 * SEC, SEC, 100000), b;
+	struct model m;
+	const struct cpu_row *c;
+
+	b = mkcpu(10 * SEC + 10 * MS, 5 * MS, 5 * MS, 20);
+	model_init(&m, ident);
+	model_sample(&m, NULL, 0, &a, 1, 0);
+	model_sample(&m, NULL, 0, &b, 1, 10 * MS);
+	c = &model_shown(&m)->cpus[0];
+	ck_assert_double_eq_tol(c->busy_pct, 50.0, 1e-9);
+	ck_assert_double_eq_tol(c->csw_rate, 2000.0, 1e-6);
+	for (int k = 0; k < CSF_STAT_NR; k++)
+		ck_assert_double_eq(c->stat_pct[k], 0);
+	model_free(&m);
+}
+END_TEST
+
+static Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *t;
+
+	t = tcase_create("sort");
+	tcase_add_loop_test(t, test_sort_every_column_both_ways, 0,
+			    2 * COL_NR);
+	tcase_add_test(t, test_sort_default_is_runnable_descending);
+	tcase_add_test(t, test_sort_ties_broken_by_tid);
+	tcase_add_test(t, test_col_by_key);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("filter");
+	tcase_add_test(t, test_filter_by_pid_and_tid);
+	tcase_add_test(t, test_filter_by_name_substring);
+	tcase_add_test(t, test_filter_bad_pid_lists_rejected);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("rates");
+	tcase_add_test(t, test_first_sample_shows_since_registration);
+	tcase_add_test(t, test_rates_over_interval);
+	tcase_add_test(t, test_rates_never_above_100_percent);
+	tcase_add_test(t, test_rates_across_counter_reset);
+	tcase_add_test(t, test_rates_new_incarnation_of_tid);
+	tcase_add_test(t, test_exited_thread_unmapped_lingers_then_goes);
+	tcase_add_test(t, test_exited_state_in_page_keeps_final_delta);
+	tcase_add_test(t, test_counts_threads_and_processes);
+	tcase_add_test(t, test_cpu_meters_from_stat_and_sched);
+	tcase_add_test(t, test_cpu_counter_reset_and_quiet_stat);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("freeze_diff");
+	tcase_add_test(t, test_freeze_stops_screen_sampling_goes_on);
+	tcase_add_test(t, test_diff_changed_is_b_minus_a);
+	tcase_add_test(t, test_diff_unchanged_thread_not_marked);
+	tcase_add_test(t, test_diff_appeared);
+	tcase_add_test(t, test_diff_exited);
+	tcase_add_test(t, test_diff_exited_after_linger);
+	tcase_add_test(t, test_diff_sortable_and_filterable);
+	tcase_add_test(t, test_diff_back_to_live);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(model_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

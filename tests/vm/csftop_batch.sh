@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/vm/csftop_batch.sh - csftop -b against the real module, in the
+# guest, while csf-demo runs.  Output is libcheck-like, as guest-init.sh
+# expects: "ok: ..." / "FAIL: ..." lines, then one summary line
+# "NN%: Checks: N, Failures: N, Errors: 0"; exit status 0 iff all passed.
+#
+# Contract with the VM harness (tests/vm/run.sh, guest-init.sh):
+#   - runs under busybox sh, cwd anywhere writable (/tmp);
+#   - the module is loaded and mounted, CSF_ROOT points at it;
+#   - csftop and csf-demo are next to this script (/tests), or named by
+#     $CSFTOP and $CSF_DEMO; copy src/csftop and src/csf-demo (real ELF
+#     files, the library linked in) with their shared libraries;
+#   - CSF_VM_DISK (default /dev/vda), when a block device, is what the
+#     demo's iowait thread reads with O_DIRECT;
+#   - takes about 10 s under TCG.
+
+# shellcheck disable=SC2016,SC2317 # awk programs; functions called via check
+here=$(dirname "$0")
+CSFTOP=${CSFTOP:-$here/csftop}
+CSF_DEMO=${CSF_DEMO:-$here/csf-demo}
+DISK=${CSF_VM_DISK:-/dev/vda}
+T=${TMPDIR:-/tmp}/csftop_batch.$$
+mkdir -p "$T"
+
+n=0
+f=0
+ok() { n=$((n + 1)); echo "ok: $1"; }
+no() { n=$((n + 1)); f=$((f + 1)); echo "FAIL: $1"; }
+check() {	# check DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else no "$d"; fi
+}
+summary() {
+	[ $n -gt 0 ] || n=1
+	echo "$(((n - f) * 100 / n))%: Checks: $n, Failures: $f, Errors: 0"
+	rm -rf "$T"
+	[ $f = 0 ]
+	exit
+}
+
+io=
+[ -b "$DISK" ] && io="--io-file $DISK"
+
+# shellcheck disable=SC2086 # $io is an option and its argument
+"$CSF_DEMO" --seconds 60 $io > "$T/demo.out" 2>&1 &
+demo=$!
+i=0
+while ! grep -q "registered" "$T/demo.out" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "csf-demo registered its threads" grep -q "registered (0 failed)" "$T/demo.out"
+sleep 1		# let the workload build up a pattern
+
+# --- the command of the issue: three text samples, 50 ms apart ---------
+"$CSFTOP" -b -n 3 -d 50 > "$T/b.txt" 2> "$T/b.err"
+check "csftop -b -n 3 -d 50 exits 0" test $? = 0
+check "three samples" test "$(grep -c '^csftop .* sample [123] ' "$T/b.txt")" = 3
+for c in spin sleep iowait contend-a contend-b mutex-a mutex-b; do
+	check "thread $c is listed in every sample" \
+		test "$(grep -c " $c " "$T/b.txt")" = 3
+done
+
+# --- CSV: the numbers the workload must produce -------------------------
+"$CSFTOP" -b -n 3 -d 100 -o csv -p "$demo" > "$T/b.csv" 2>> "$T/b.err"
+check "csv: -p keeps only the demo's threads" \
+	awk -F, -v p="$demo" 'NR > 1 && $5 != p { bad = 1 } END { exit bad }' "$T/b.csv"
+# field(COMM, COLUMN): the value in the last sample
+field() {
+	awk -F, -v c="$1" -v k="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$7 == c { v = $col[k] } END { print v + 0 }' "$T/b.csv"
+}
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+# a spinner never sleeps: it runs or waits for a CPU (with two vCPUs it
+# shares them with the contenders and the mutex holders, so not run alone)
+check "spin is running or runnable all the time (run $(field spin run)% + runnable $(field spin runnable)%)" \
+	gt "$(awk -v a="$(field spin run)" -v b="$(field spin runnable)" 'BEGIN { print a + b }')" 90
+check "sleep sleeps most of the interval (sleep $(field sleep sleep)%)" gt "$(field sleep sleep)" 50
+check "contend-a and contend-b wait for their CPU (runnable totals $(field contend-a runnable_total), $(field contend-b runnable_total) ns)" \
+	gt "$(($(field contend-a runnable_total) + $(field contend-b runnable_total)))" 0
+check "the demo's threads switch context (vcsw of sleep $(field sleep vcsw)/s)" gt "$(field sleep vcsw)" 0
+if [ -n "$io" ]; then
+	check "iowait waits for I/O (iowait total $(field iowait iowait_total) ns)" gt "$(field iowait iowait_total)" 0
+fi
+
+# --- JSON lines ---------------------------------------------------------
+"$CSFTOP" -b -n 2 -d 50 -o json > "$T/b.json" 2>> "$T/b.err"
+check "json: one line per sample" test "$(wc -l < "$T/b.json")" = 2
+check "json: CPUs and threads in each" \
+	test "$(grep -c '"cpus":\[{"cpu":0,.*"threads":\[{' "$T/b.json")" = 2
+
+# --- registration and exit seen within a refresh -------------------------
+"$CSFTOP" -b -n 80 -d 50 -o csv > "$T/life.csv" 2>> "$T/b.err" &
+top=$!
+sleep 0.5
+"$CSF_DEMO" --seconds 1 > "$T/demo2.out" 2>&1 &
+demo2=$!
+wait $demo2
+wait $top
+check "a second demo's threads appear (marked new)" \
+	awk -F, -v p="$demo2" '$5 == p && $4 == "new" { f = 1 } END { exit !f }' "$T/life.csv"
+check "and stay visible marked exited after they exit" \
+	awk -F, -v p="$demo2" '$5 == p && $4 == "exited" { f = 1 } END { exit !f }' "$T/life.csv"
+
+check "no error output" test ! -s "$T/b.err"
+[ -s "$T/b.err" ] && sed 's/^/    /' "$T/b.err"
+kill "$demo" 2>/dev/null
+wait "$demo" 2>/dev/null
+summary
