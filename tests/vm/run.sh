@@ -1,0 +1,370 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# tests/vm/run.sh - run the module's tests in qemu, one VM per kernel.
+#
+# For each kernel release: build kmod/ against /lib/modules/REL/build in
+# BUILDDIR/tests/vm/out/REL/kmod, pack an initramfs (busybox-static, the
+# module, virtio_blk and its dependencies, the guest test programs with their
+# shared libraries, tests/vm/guest-init.sh as /init), boot Debian's
+# /boot/vmlinuz-REL in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small
+# virtio disk), and judge the console log: every guest program's libcheck
+# summary, the end marker, and dmesg.
+#
+# usage: tests/vm/run.sh [-k REL]... [-m "mono tsc"] [-t "test_a test_b"]
+#                        [--demo] [BUILDDIR [SRCDIR]]
+#
+#   -k REL      kernel release to test (repeatable).  Default: $CSF_VM_KERNELS
+#               (space-separated; "none" skips), else every /boot/vmlinuz-REL
+#               whose /lib/modules/REL/build exists.
+#   -m MODES    clock modes to load the module with (default $CSF_VM_MODES or
+#               "mono tsc").
+#   -t TESTS    guest programs, names in BUILDDIR/tests/vm (default
+#               $CSF_VM_TESTS or every executable tests/vm/test_*).
+#   --demo      boot once (first kernel), load the module with clock=auto and
+#               run the demo (tests/vm/cpu_table); the console is the
+#               terminal when stdin is one, else it is printed afterwards.
+#   BUILDDIR    the automake build directory (default: .)
+#   SRCDIR      the source tree (default: the tree this script is in)
+#
+# Environment: CSF_VM_TIMEOUT (seconds per boot, default 600), CSF_VM_QEMU
+# (default qemu-system-x86_64), CSF_VM_SMP (2), CSF_VM_MEM (1G),
+# CSF_VM_ACCEL (tcg,thread=single; see the comment at qargs),
+# CSF_VM_QEMU_ARGS (more qemu arguments),
+# CSF_VM_ALLOW_NO_KMOD=1 (development only: boot and run the programs even
+# though kmod/ cannot be built yet; they will fail).
+#
+# Exit: 0 all passed, 1 something failed, 77 nothing to run (no kernel build
+# tree, no qemu, or CSF_VM_KERNELS=none).  The last line is always
+# "vm: N passed, N failed" (libcheck checks, summed over kernels and modes).
+
+set -euo pipefail
+
+prog=${0##*/}
+say() { printf '%s: %s\n' "$prog" "$*"; }
+die() { say "error: $*" >&2; echo "vm: 0 passed, 1 failed"; exit 1; }
+skip() { say "SKIP: $*"; echo "vm: 0 passed, 0 failed"; exit 77; }
+
+kernels=()
+modes=${CSF_VM_MODES:-mono tsc}
+tests=${CSF_VM_TESTS:-}
+demo=no
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k) kernels+=("$2"); shift 2 ;;
+	-m) modes=$2; shift 2 ;;
+	-t) tests=$2; shift 2 ;;
+	--demo) demo=yes; shift ;;
+	-h|--help) sed -n '4,35p' "$0"; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*) break ;;
+	esac
+done
+builddir=$(cd "${1:-.}" && pwd)
+srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
+timeout_s=${CSF_VM_TIMEOUT:-600}
+qemu=${CSF_VM_QEMU:-qemu-system-x86_64}
+smp=${CSF_VM_SMP:-2}
+mem=${CSF_VM_MEM:-1G}
+
+# ---- which kernels -------------------------------------------------------
+if [ ${#kernels[@]} -eq 0 ]; then
+	if [ -n "${CSF_VM_KERNELS:-}" ]; then
+		[ "$CSF_VM_KERNELS" = none ] && skip "CSF_VM_KERNELS=none"
+		read -r -a kernels <<<"$CSF_VM_KERNELS"
+	else
+		for v in /boot/vmlinuz-*; do
+			[ -e "$v" ] || continue
+			rel=${v#/boot/vmlinuz-}
+			[ -f "/lib/modules/$rel/build/Makefile" ] && kernels+=("$rel")
+		done
+	fi
+fi
+[ ${#kernels[@]} -gt 0 ] || skip "no kernel with both /boot/vmlinuz-REL and /lib/modules/REL/build (apt-get install linux-image-amd64 linux-headers-amd64)"
+command -v "$qemu" >/dev/null || skip "$qemu not found (apt-get install qemu-system-x86)"
+for t in busybox cpio gzip; do
+	command -v $t >/dev/null || skip "$t not found (apt-get install busybox-static cpio gzip)"
+done
+busybox=$(command -v busybox)
+if ldd "$busybox" >/dev/null 2>&1; then
+	skip "$busybox is dynamically linked: install busybox-static"
+fi
+
+# ---- guest programs --------------------------------------------------------
+if [ "$demo" = yes ]; then
+	tests=cpu_table
+elif [ -z "$tests" ]; then
+	for f in "$builddir"/tests/vm/test_*; do
+		case $f in *.*) continue ;; esac
+		[ -f "$f" ] && [ -x "$f" ] && tests+="${tests:+ }${f##*/}"
+	done
+fi
+[ -n "$tests" ] || die "no guest test programs in $builddir/tests/vm (run 'make check', which builds them, or 'make tests/vm/test_cpu_page ...')"
+for t in $tests; do
+	f=$builddir/tests/vm/$t
+	[ -x "$f" ] || die "$f missing (make check builds it)"
+	[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] ||
+		die "$f is not an ELF binary (a libtool wrapper?): guest programs must link the library with -static"
+done
+
+# ---- helpers ---------------------------------------------------------------
+
+# copy_with_libs FILE DEST_ROOT: FILE's shared libraries and its ELF
+# interpreter, at their own paths under DEST_ROOT.
+copy_libs() {
+	local f=$1 root=$2 lib
+	ldd "$f" 2>/dev/null | awk '
+		/=>/ { if ($3 ~ /^\//) print $3; next }
+		$1 ~ /^\// { print $1 }' |
+	while read -r lib; do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# kmods_for REL MOD...: print the .ko paths (relative to /lib/modules/REL) of
+# MOD and its dependencies, dependencies first; built-in modules print
+# nothing.  Uses modules.dep, which already holds the transitive list.
+kmods_for() {
+	local rel=$1; shift
+	local dir=/lib/modules/$rel m
+	declare -A seen=()
+	visit() {
+		local path=$1 line dep
+		[ -n "${seen[$path]:-}" ] && return
+		seen[$path]=1
+		line=$(grep -E "^${path//./\\.}:" "$dir/modules.dep" || true)
+		for dep in ${line#*:}; do visit "$dep"; done
+		echo "$path"
+	}
+	for m in "$@"; do
+		local p
+		p=$(grep -E "/$m\.ko(\.xz|\.zst|\.gz)?:" "$dir/modules.dep" | head -n1 | cut -d: -f1 || true)
+		if [ -z "$p" ]; then
+			if grep -qE "/$m\.ko\$" "$dir/modules.builtin" 2>/dev/null; then
+				continue        # built in: nothing to load
+			fi
+			say "warning: $rel has no module $m (and it is not built in)" >&2
+			continue
+		fi
+		visit "$p"
+	done
+}
+
+# unpack_ko SRC DEST: a plain .ko, whatever the compression.
+unpack_ko() {
+	case $1 in
+	*.ko.xz) xz -dc "$1" >"$2" ;;
+	*.ko.zst) zstd -qdc "$1" >"$2" ;;
+	*.ko.gz) gzip -dc "$1" >"$2" ;;
+	*) cp "$1" "$2" ;;
+	esac
+}
+
+# dmesg lines that fail a run.  Precise on purpose: boot noise such as
+# "tsc: Marking TSC unstable" or "module verification failed ... tainting
+# kernel" must not match.
+bad_dmesg='\bOops\b|\bBUG: |kernel BUG at|WARNING: CPU: [0-9]+ PID:|-+\[ cut here \]-+|Call Trace:|general protection fault|KASAN:|UBSAN:|refcount_t: |list_(add|del) corruption|soft lockup|INFO: task .* blocked for more than|hung_task|Kernel panic'
+
+total_pass=0
+total_fail=0
+summary=()
+
+# ---- one kernel --------------------------------------------------------------
+kfail() { say "$rel: FAIL: $*"; summary+=("$rel: FAIL ($*)"); }
+run_kernel() {
+	local rel=$1
+	local out=$builddir/tests/vm/out/$rel
+	local kdir=/lib/modules/$rel/build
+	local vmlinuz=/boot/vmlinuz-$rel
+	local stage=$out/initramfs
+	local log=$out/console.log
+	local have_ko=no
+	local t0 t1 rc
+
+	rm -rf "$out"
+	mkdir -p "$out/kmod" "$stage"
+	[ -r "$vmlinuz" ] || { kfail "$vmlinuz missing"; return 1; }
+	[ -f "$kdir/Makefile" ] || { kfail "$kdir missing (linux-headers-$rel)"; return 1; }
+
+	# The module, built out of the source tree: Kbuild writes next to its
+	# sources, so link them into a directory of our own.
+	if [ -f "$srcdir/kmod/Makefile" ]; then
+		local f
+		for f in "$srcdir"/kmod/*; do
+			[ -f "$f" ] || continue
+			case ${f##*/} in
+			Makefile|Kbuild|*.c|*.h|*.sh) ;;
+			*) continue ;;
+			esac
+			# generated by the build: never link (Kbuild would write
+			# through the link into the source tree)
+			case ${f##*/} in compat.h|*.mod.c) continue ;; esac
+			ln -s "$f" "$out/kmod/${f##*/}"
+		done
+		say "$rel: building the module"
+		if ! make -C "$out/kmod" KDIR="$kdir" CSF_INCLUDE="$srcdir/include" \
+			>"$out/kmod-build.log" 2>&1; then
+			cat "$out/kmod-build.log"
+			kfail "module build failed"
+			return 1
+		fi
+		[ -f "$out/kmod/coarse_stat_fs.ko" ] ||
+			{ cat "$out/kmod-build.log"; kfail "no coarse_stat_fs.ko after the build"; return 1; }
+		have_ko=yes
+	elif [ "${CSF_VM_ALLOW_NO_KMOD:-0}" = 1 ]; then
+		say "$rel: warning: $srcdir/kmod/Makefile missing: booting without the module (CSF_VM_ALLOW_NO_KMOD=1)"
+	else
+		kfail "$srcdir/kmod/Makefile missing: no module to test"
+		return 1
+	fi
+
+	# The initramfs.
+	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,mnt,lib/csf/virtio,tests}
+	cp "$busybox" "$stage/bin/busybox"
+	local a
+	for a in $("$busybox" --list-full); do
+		[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
+	done
+	install -m 0755 "$srcdir/tests/vm/guest-init.sh" "$stage/init"
+	printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$stage/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+	[ $have_ko = yes ] && cp "$out/kmod/coarse_stat_fs.ko" "$stage/lib/csf/"
+	local ko order=
+	for ko in $(kmods_for "$rel" virtio_pci virtio_blk); do
+		local name=${ko##*/}; name=${name%%.ko*}
+		unpack_ko "/lib/modules/$rel/$ko" "$stage/lib/csf/virtio/$name.ko"
+		order+="$name "
+	done
+	local t
+	for t in $tests; do
+		cp "$builddir/tests/vm/$t" "$stage/tests/"
+		copy_libs "$builddir/tests/vm/$t" "$stage"
+	done
+	{
+		echo "CSF_VM_RUN=${demo/yes/demo}"
+		echo "CSF_VM_MODES='$modes'"
+		echo "CSF_VM_TESTS='$tests'"
+		echo "CSF_VM_VIRTIO='$order'"
+		echo "CSF_VM_HAVE_KO=$have_ko"
+		echo "CSF_VM_INTERACTIVE=$interactive"
+	} >"$stage/etc/csf-vm.conf"
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$out/initramfs.gz"
+
+	# A disk for I/O-wait tests (O_DIRECT reads go through virtio_blk).
+	truncate -s 64M "$out/disk.img"
+
+	# Single-threaded TCG: with one host thread per vCPU (MTTCG, qemu 7.2)
+	# we saw a guest CPU execute a stale int3 after the kernel had finished
+	# patching a tracepoint's jump label (unload of the module: "Oops:
+	# int3" in ttwu_do_activate, the bytes already back to the NOP), i.e.
+	# qemu missed a cross-vCPU code modification.  One thread cannot race
+	# with itself, and on 2 host cores it is not slower.
+	local qargs=(-accel "${CSF_VM_ACCEL:-tcg,thread=single}"
+		-cpu max -smp "$smp" -m "$mem" -no-reboot -display none
+		-vga none -net none -kernel "$vmlinuz" -initrd "$out/initramfs.gz"
+		-append "console=ttyS0 panic=-1 oops=panic quiet"
+		-drive "file=$out/disk.img,if=virtio,format=raw")
+	# shellcheck disable=SC2206 # word splitting wanted
+	qargs+=(${CSF_VM_QEMU_ARGS:-})
+
+	say "$rel: booting ($("$qemu" --version | head -n1))"
+	t0=$(date +%s.%N)
+	rc=0
+	if [ "$interactive" = yes ]; then
+		# The console is the user's terminal; ^A x quits qemu.
+		"$qemu" "${qargs[@]}" -monitor none -serial mon:stdio | tee "$log" || rc=$?
+	else
+		# No stdin in CI: -nographic/-serial stdio would fail at once.
+		timeout -k 10 "$timeout_s" "$qemu" "${qargs[@]}" -monitor none \
+			-serial "file:$log" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
+	fi
+	t1=$(date +%s.%N)
+	local secs
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	[ -f "$log" ] || : >"$log"
+	tr -d '\r' <"$log" >"$out/console.txt"
+
+	if [ "$demo" = yes ]; then
+		[ "$interactive" = yes ] || cat "$out/console.txt"
+		say "$rel: demo finished in ${secs}s"
+		return 0
+	fi
+
+	# ---- judge ----
+	local problems=()
+	local c=$out/console.txt
+	[ $rc -eq 124 ] || [ $rc -eq 137 ] && problems+=("timed out after ${timeout_s}s")
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && problems+=("qemu exited with $rc: $(tail -n3 "$out/qemu.log" | tr '\n' ' ')")
+	grep -q '^csf-vm: END$' "$c" || problems+=("end marker 'csf-vm: END' missing")
+	grep -q '^csf-vm: DMESG END$' "$c" || problems+=("dmesg was not printed completely")
+
+	local bad
+	bad=$(grep -v '^csf-vm: ' "$c" | grep -E "$bad_dmesg" || true)
+	[ -n "$bad" ] && problems+=("kernel log shows trouble:"$'\n'"$bad")
+
+	# libcheck summaries, one per mode and program (the init prints its
+	# own shell-level checks in the same format, as program "init").
+	local pass=0 fail=0 lines m p
+	lines=$(grep -E '^csf-vm: \[[^]]+\] [0-9]+%: Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+' "$c" || true)
+	local checks failures errors
+	while read -r checks failures errors; do
+		[ -n "$checks" ] || continue
+		fail=$((fail + failures + errors))
+		pass=$((pass + checks - failures - errors))
+	done < <(sed -nE 's/.*Checks: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+).*/\1 \2 \3/p' <<<"$lines")
+	if [ $have_ko = yes ]; then
+		for m in $modes; do
+			for p in init $tests; do
+				if ! grep -qE "^csf-vm: \[$m/$p\] [0-9]+%: Checks:" <<<"$lines"; then
+					problems+=("no libcheck summary from $p in mode $m")
+					fail=$((fail + 1))
+				fi
+			done
+		done
+	fi
+	# A program that died after its summary (or exited non-zero anyway).
+	local died
+	died=$(grep -E '^csf-vm: \[[^]]+\] EXIT [1-9][0-9]*( |$)' "$c" || true)
+	[ -n "$died" ] && problems+=("programs exited non-zero:"$'\n'"$died")
+
+	total_pass=$((total_pass + pass))
+	total_fail=$((total_fail + fail))
+	if [ ${#problems[@]} -gt 0 ] || [ $fail -gt 0 ]; then
+		echo "======== console of $rel ($log) ========"
+		cat "$c"
+		echo "======== end of console of $rel ========"
+		local pr
+		for pr in "${problems[@]}"; do say "$rel: FAIL: $pr"; done
+		say "$rel: $pass passed, $fail failed, boot+tests ${secs}s"
+		summary+=("$rel: FAIL ($pass passed, $fail failed, ${secs}s)")
+		return 1
+	fi
+	local boot
+	boot=$(sed -nE 's/^csf-vm: BEGIN .* uptime=([0-9.]+s) .*/\1/p' "$c")
+	say "$rel: $pass passed, 0 failed, boot+tests ${secs}s (kernel to /init: ${boot:-?})"
+	sed -E 's/^csf-vm: /  /' <<<"$lines"
+	summary+=("$rel: ok ($pass passed, ${secs}s)")
+	return 0
+}
+
+interactive=no
+if [ "$demo" = yes ] && [ -t 0 ] && [ -t 1 ]; then
+	interactive=yes
+fi
+
+status=0
+if [ "$demo" = yes ]; then
+	run_kernel "${kernels[0]}" || status=1
+	exit $status
+fi
+for rel in "${kernels[@]}"; do
+	run_kernel "$rel" || status=1
+done
+echo
+for s in "${summary[@]}"; do say "$s"; done
+[ $status -eq 0 ] || [ $total_fail -gt 0 ] || total_fail=1
+echo "vm: $total_pass passed, $total_fail failed"
+exit $status

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_lifecycle - load, mount, unmount, unload, reload.
+ *
+ * The module is pinned (rmmod refused: delete_module() fails with
+ * EWOULDBLOCK, or EBUSY on kernels that say so) while its fs is mounted
+ * anywhere and while any file of it is open or mapped, even after a lazy
+ * umount; once the last user is gone, unload succeeds and removes
+ * /sys/fs/coarse_stat_fs.  Loading again works, with the same parameters.
+ *
+ * Each test starts with the module loaded and mounted at $CSF_ROOT (a
+ * fixture restores that) and leaves it so for the next program.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "vmtest.h"
+
+#define MODNAME "coarse_stat_fs"
+#define SECOND_MOUNT "/tmp/csf-second"
+
+static int loaded(void)
+{
+	return access("/sys/module/" MODNAME, F_OK) == 0;
+}
+
+static int mounted_at(const char *dir)
+{
+	struct statfs s;
+
+	return statfs(dir, &s) == 0 && (uint32_t)s.f_type == CSF_FS_MAGIC;
+}
+
+/* finit_module with the parameters the init script used; 0 or errno. */
+static int load_with(const char *params)
+{
+	const char *ko = vm_env("CSF_KO", "/lib/csf/coarse_stat_fs.ko");
+	int fd = open(ko, O_RDONLY | O_CLOEXEC);
+	int err = 0;
+
+	ck_assert_msg(fd >= 0, "open %s: %s", ko, strerror(errno));
+	if (syscall(SYS_finit_module, fd, params, 0) != 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int load(void)
+{
+	char params[64] = "";
+	uint32_t clock = vm_expected_clock();
+
+	if (clock)
+		snprintf(params, sizeof(params), "clock=%s",
+			 vm_env("CSF_CLOCK", "auto"));
+	return load_with(params);
+}
+
+/* delete_module as rmmod does it (never waits); 0 or errno. */
+static int unload(void)
+{
+	return syscall(SYS_delete_module, MODNAME, O_NONBLOCK) == 0 ? 0 : errno;
+}
+
+static int do_mount(const char *dir)
+{
+	return mount("none", dir, CSF_FS_NAME, 0, NULL) == 0 ? 0 : errno;
+}
+
+#define ck_assert_ok(err, what) \
+	ck_assert_msg((err) == 0, "%s: %s", (what), strerror(err))
+
+#define ck_assert_refused(err, what)					\
+	ck_assert_msg((err) == EWOULDBLOCK || (err) == EBUSY,		\
+		      "%s: %s, want EWOULDBLOCK or EBUSY", (what),	\
+		      (err) ? strerror(err) : "succeeded")
+
+/* Fixture: loaded and mounted at $CSF_ROOT, whatever the last test did. */
+static void restore(void)
+{
+	if (mounted_at(SECOND_MOUNT))
+		umount2(SECOND_MOUNT, MNT_DETACH);
+	if (!loaded())
+		ck_assert_ok(load(), "load " MODNAME);
+	if (!mounted_at(vm_root()))
+		ck_assert_ok(do_mount(vm_root()), "mount");
+}
+
+static uint64_t load_time(void)
+{
+	struct vm_cpu_page p;
+	uint64_t t;
+
+	vm_cpu_map(&p);
+	t = p.hdr->load_time;
+	if (vm_expected_clock())
+		ck_assert_uint_eq(p.hdr->clock, vm_expected_clock());
+	vm_cpu_unmap(&p);
+	return t;
+}
+
+/* Unmount everywhere and unload; both must succeed. */
+static void unmount_and_unload(void)
+{
+	ck_assert_ok(umount2(vm_root(), 0) == 0 ? 0 : errno, "umount");
+	ck_assert_ok(unload(), "delete_module after umount");
+	ck_assert(!loaded());
+	ck_assert_msg(access(vm_root(), F_OK) != 0 && errno == ENOENT,
+		      "%s still there after unload", vm_root());
+}
+
+START_TEST(test_unload_refused_while_mounted)
+{
+	ck_assert(mounted_at(vm_root()));
+	ck_assert_refused(unload(), "delete_module while mounted");
+	ck_assert(loaded());
+	ck_assert(mounted_at(vm_root()));
+}
+END_TEST
+
+START_TEST(test_unload_refused_while_mounted_elsewhere)
+{
+	mkdir(SECOND_MOUNT, 0755);
+	ck_assert_ok(umount2(vm_root(), 0) == 0 ? 0 : errno, "umount");
+	ck_assert_ok(do_mount(SECOND_MOUNT), "mount at " SECOND_MOUNT);
+	ck_assert_refused(unload(), "delete_module while mounted at " SECOND_MOUNT);
+	ck_assert_ok(umount2(SECOND_MOUNT, 0) == 0 ? 0 : errno, "umount " SECOND_MOUNT);
+	ck_assert_ok(unload(), "delete_module after the last umount");
+	restore();
+}
+END_TEST
+
+/* An open file pins the module even once the fs is lazily unmounted. */
+START_TEST(test_unload_refused_while_open)
+{
+	int fd = open(vm_path("cpu"), O_RDONLY);
+	uint32_t magic = 0;
+
+	ck_assert_msg(fd >= 0, "open cpu: %s", strerror(errno));
+	ck_assert_ok(umount2(vm_root(), MNT_DETACH) == 0 ? 0 : errno,
+		     "umount -l");
+	ck_assert(!mounted_at(vm_root()));
+	ck_assert_refused(unload(), "delete_module with the cpu file open");
+	ck_assert_int_eq(pread(fd, &magic, sizeof(magic), 0), (ssize_t)sizeof(magic));
+	ck_assert_uint_eq(magic, CSF_CPU_MAGIC);
+	close(fd);
+	ck_assert_ok(unload(), "delete_module after close");
+	ck_assert(!loaded());
+	restore();
+}
+END_TEST
+
+/*
+ * A mapping pins it too (the mapping holds the file): after close and a
+ * lazy umount the page still reads and still counts switches.
+ */
+START_TEST(test_unload_refused_while_mapped)
+{
+	struct vm_cpu_page p;
+	struct vm_cpu_sample a, b;
+
+	vm_cpu_map(&p);
+	close(p.fd);
+	p.fd = -1;
+	ck_assert_ok(umount2(vm_root(), MNT_DETACH) == 0 ? 0 : errno,
+		     "umount -l");
+	ck_assert_refused(unload(), "delete_module with the cpu file mapped");
+	vm_cpu_read(&p, 0, &a);
+	vm_pin(0);
+	vm_sleep_ms(10);
+	vm_sleep_ms(10);
+	vm_cpu_read(&p, 0, &b);
+	ck_assert_msg(b.nr_switches > a.nr_switches,
+		      "the detached page stopped counting (%" PRIu64 " -> %" PRIu64 ")",
+		      a.nr_switches, b.nr_switches);
+	ck_assert_refused(unload(), "delete_module with the cpu file mapped");
+	vm_cpu_unmap(&p);
+	ck_assert_ok(unload(), "delete_module after munmap");
+	restore();
+}
+END_TEST
+
+START_TEST(test_umount_unload_reload)
+{
+	uint64_t t1 = load_time(), t2;
+
+	unmount_and_unload();
+	ck_assert_ok(load(), "load again");
+	ck_assert_msg(access(vm_root(), F_OK) == 0, "%s missing after load: %s",
+		      vm_root(), strerror(errno));
+	ck_assert_ok(do_mount(vm_root()), "mount again");
+	t2 = load_time();
+	ck_assert_msg(t2 > t1, "load_time did not move on reload (%" PRIu64
+		      " -> %" PRIu64 ")", t1, t2);
+}
+END_TEST
+
+START_TEST(test_reload_cycles)
+{
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		unmount_and_unload();
+		ck_assert_ok(load(), "load");
+		ck_assert_ok(do_mount(vm_root()), "mount");
+		(void)load_time();	/* maps, checks magic and clock */
+	}
+}
+END_TEST
+
+/* Two mounts show one filesystem (get_tree_single): the same page. */
+START_TEST(test_second_mount_same_page)
+{
+	char path[256];
+	uint64_t a, b;
+	int fd;
+
+	mkdir(SECOND_MOUNT, 0755);
+	ck_assert_ok(do_mount(SECOND_MOUNT), "mount at " SECOND_MOUNT);
+	a = load_time();
+	snprintf(path, sizeof(path), "%s/cpu", SECOND_MOUNT);
+	fd = open(path, O_RDONLY);
+	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
+	ck_assert_int_eq(pread(fd, &b, sizeof(b),
+			       offsetof(struct csf_cpu_header, load_time)),
+			 (ssize_t)sizeof(b));
+	close(fd);
+	ck_assert_uint_eq(a, b);
+	ck_assert_ok(umount2(SECOND_MOUNT, 0) == 0 ? 0 : errno, "umount " SECOND_MOUNT);
+	ck_assert_refused(unload(), "delete_module while still mounted at the root");
+}
+END_TEST
+
+/* Bad parameters are refused at load and leave nothing behind. */
+START_TEST(test_bad_parameters_refused)
+{
+	static const char *const bad[] = {
+		"clock=bogus", "stat_period_ms=0", "max_threads=0",
+	};
+	unsigned int i;
+
+	unmount_and_unload();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err = load_with(bad[i]);
+
+		ck_assert_msg(err == EINVAL, "load with %s: %s, want EINVAL",
+			      bad[i], err ? strerror(err) : "loaded");
+		ck_assert(!loaded());
+		ck_assert(access(vm_root(), F_OK) != 0);
+	}
+	restore();
+}
+END_TEST
+
+static void fixture(void)
+{
+	restore();
+}
+
+static Suite *lifecycle_suite(void)
+{
+	Suite *s = suite_create("lifecycle");
+	TCase *tc = tcase_create("lifecycle");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, fixture, NULL);
+	tcase_add_test(tc, test_unload_refused_while_mounted);
+	tcase_add_test(tc, test_unload_refused_while_mounted_elsewhere);
+	tcase_add_test(tc, test_unload_refused_while_open);
+	tcase_add_test(tc, test_unload_refused_while_mapped);
+	tcase_add_test(tc, test_umount_unload_reload);
+	tcase_add_test(tc, test_reload_cycles);
+	tcase_add_test(tc, test_second_mount_same_page);
+	tcase_add_test(tc, test_bad_parameters_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(lifecycle_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	/* Leave the module loaded and mounted for the init script. */
+	if (!loaded())
+		load();
+	if (!mounted_at(vm_root()))
+		do_mount(vm_root());
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

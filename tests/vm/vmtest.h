@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vmtest.h - helpers of the guest test programs (tests/vm/test_*.c).
+ *
+ * The guest programs read the pages with their own seqcount loop, written
+ * from the ABI header alone, so that they check the module independently of
+ * the library (which has its own tests on top).
+ *
+ * What the guest's /init tells them, in the environment:
+ *   CSF_ROOT            where the fs is mounted (default CSF_DEFAULT_ROOT)
+ *   CSF_CLOCK           "mono", "tsc" or "auto": the module's clock= parameter
+ *   CSF_KO              path of coarse_stat_fs.ko (for reload tests)
+ *   CSF_STAT_PERIOD_MS  the stat_period_ms the module was loaded with
+ *   CSF_MAX_THREADS     the max_threads the module was loaded with
+ */
+#ifndef CSF_VMTEST_H
+#define CSF_VMTEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "coarse_stat_fs_abi.h"
+
+/* Second uid the programs switch to (fork + setuid) for permission checks. */
+#define VM_NOBODY 65534
+
+struct vm_cpu_page {
+	int fd;
+	size_t len;			/* mapped bytes: the file size */
+	const struct csf_cpu_header *hdr;
+};
+
+/* A consistent copy of one record, with the clock read inside the loop. */
+struct vm_cpu_sample {
+	uint64_t now;				/* ticks */
+	uint32_t state;
+	uint64_t state_since;			/* ticks */
+	uint64_t time[CSF_CPU_NR_STATES];	/* extrapolated to now */
+	uint64_t nr_switches;
+	uint32_t online;
+	uint64_t stat_time;
+	uint64_t stat[CSF_STAT_NR];
+};
+
+/* One cpuN line of /proc/stat, in nanoseconds (USER_HZ resolution). */
+struct vm_proc_cpu {
+	uint64_t ns[CSF_STAT_NR];
+};
+
+const char *vm_root(void);
+/* $CSF_ROOT/name in a static buffer (one at a time). */
+const char *vm_path(const char *name);
+/* Environment value or @def. */
+const char *vm_env(const char *name, const char *def);
+long vm_env_long(const char *name, long def);
+/* CSF_CLOCK_TSC or CSF_CLOCK_MONO expected from $CSF_CLOCK; 0 for "auto". */
+uint32_t vm_expected_clock(void);
+
+/* Map the cpu file read-only; aborts the test (ck_abort) on failure. */
+void vm_cpu_map(struct vm_cpu_page *p);
+void vm_cpu_unmap(struct vm_cpu_page *p);
+const struct csf_cpu_record *vm_cpu_record(const struct vm_cpu_page *p,
+					   unsigned int cpu);
+/* Seqcount read of one record, extrapolated like a library reader does. */
+void vm_cpu_read(const struct vm_cpu_page *p, unsigned int cpu,
+		 struct vm_cpu_sample *s);
+
+/* The page clock, read in user space: rdtsc or CLOCK_MONOTONIC ns. */
+uint64_t vm_clock_now(uint32_t clock);
+uint64_t vm_ticks_to_ns(const struct csf_cpu_header *h, uint64_t ticks);
+uint64_t vm_mono_ns(void);
+
+/* Number of CPUs in /sys/devices/system/cpu/possible ("0-1" -> 2). */
+int vm_possible_cpus(void);
+/* /proc/stat: the cpuN line, and the "ctxt" total. */
+void vm_proc_stat_cpu(unsigned int cpu, struct vm_proc_cpu *out);
+uint64_t vm_proc_stat_ctxt(void);
+
+/* Pin the calling thread to @cpu; aborts on failure. */
+void vm_pin(int cpu);
+/* Fork a child pinned to @cpu that spins until killed; returns its pid. */
+pid_t vm_spinner(int cpu);
+void vm_kill(pid_t pid);
+void vm_sleep_ms(unsigned int ms);
+
+/*
+ * Run @fn in a forked child that has switched to uid/gid VM_NOBODY; returns
+ * what @fn returned (0..255), or -1 if the child died.
+ */
+int vm_as_nobody(int (*fn)(void *), void *arg);
+
+/* A dmesg-like line on the test output, for context in failure reports. */
+void vm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* CSF_VMTEST_H */
