@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_thread_counters - context switches, wakeups and migrations of a
+ * thread's page agree with what the kernel reports in /proc.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coarse_stat_fs.h"
+#include "vmtest.h"
+
+static void snap_ok(struct csf_snap *s)
+{
+	int err = csf_thread_snap(s);
+
+	ck_assert_msg(err == 0, "csf_thread_snap: %s", csf_strerror(err));
+}
+
+/* A "name: value" line of /proc/thread-self/<file>. */
+static unsigned long long proc_field(const char *file, const char *name)
+{
+	char path[64], line[256];
+	size_t n = strlen(name);
+	unsigned long long v = 0;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/thread-self/%s", file);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (strncmp(p, name, n))
+			continue;
+		p += n;
+		while (*p == ' ' || *p == '\t' || *p == ':')
+			p++;
+		v = strtoull(p, NULL, 10);
+		found = 1;
+		break;
+	}
+	fclose(f);
+	ck_assert_msg(found, "%s has no %s", path, name);
+	return v;
+}
+
+static void spin_ms(unsigned int ms)
+{
+	uint64_t end = vm_mono_ns() + ms * 1000000ull;
+
+	while (vm_mono_ns() < end)
+		;
+}
+
+/*
+ * The page counts from registration, /proc from thread creation: compare
+ * growth over the same stretch.  Reading /proc between the two is outside
+ * the page's window, so /proc may be ahead by what those reads cost (they
+ * do not normally switch at all).
+ */
+START_TEST(switches_match_proc_status)
+{
+	unsigned long long v0, i0, v1, i1;
+	struct csf_snap a, b;
+	pid_t spinner;
+	int i;
+
+	snap_ok(&a);		/* registers */
+	vm_pin(0);
+	spinner = vm_spinner(0);	/* forces involuntary switches */
+	v0 = proc_field("status", "voluntary_ctxt_switches");
+	i0 = proc_field("status", "nonvoluntary_ctxt_switches");
+	snap_ok(&a);
+	for (i = 0; i < 20; i++) {
+		vm_sleep_ms(5);
+		spin_ms(15);
+	}
+	snap_ok(&b);
+	v1 = proc_field("status", "voluntary_ctxt_switches");
+	i1 = proc_field("status", "nonvoluntary_ctxt_switches");
+	vm_kill(spinner);
+
+	vm_note("page: %llu vol %llu invol; proc: %llu vol %llu invol",
+		(unsigned long long)(b.nvcsw - a.nvcsw),
+		(unsigned long long)(b.nivcsw - a.nivcsw), v1 - v0, i1 - i0);
+	ck_assert_uint_ge(b.nvcsw - a.nvcsw, 20);
+	ck_assert_uint_gt(b.nivcsw - a.nivcsw, 0);
+	ck_assert_uint_ge(v1 - v0, b.nvcsw - a.nvcsw);
+	ck_assert_uint_le(v1 - v0, b.nvcsw - a.nvcsw + 2);
+	ck_assert_uint_ge(i1 - i0, b.nivcsw - a.nivcsw);
+	ck_assert_uint_le(i1 - i0, b.nivcsw - a.nivcsw + 2);
+}
+END_TEST
+
+/* Each nanosleep is one sleep and one wakeup. */
+START_TEST(wakeups_match_sleeps)
+{
+	struct csf_snap a, b;
+	int i;
+
+	snap_ok(&a);
+	snap_ok(&a);
+	for (i = 0; i < 25; i++)
+		vm_sleep_ms(10);
+	snap_ok(&b);
+	ck_assert_uint_eq(b.wakeups - a.wakeups, 25);
+	ck_assert_uint_eq(b.nvcsw - a.nvcsw, 25);
+}
+END_TEST
+
+/* Moving the thread with sched_setaffinity() is a migration each time. */
+START_TEST(affinity_moves_are_migrations)
+{
+	unsigned long long m0, m1;
+	struct csf_snap a, b;
+	int i, moves = 10;
+
+	ck_assert_int_ge(vm_possible_cpus(), 2);
+	snap_ok(&a);
+	vm_pin(0);
+	snap_ok(&a);
+	ck_assert_uint_eq(a.cpu, 0);
+	m0 = proc_field("sched", "se.nr_migrations");
+	for (i = 1; i <= moves; i++)
+		vm_pin(i % 2);
+	snap_ok(&b);
+	m1 = proc_field("sched", "se.nr_migrations");
+	ck_assert_uint_eq(b.cpu, moves % 2);
+	ck_assert_uint_ge(b.migrations - a.migrations, moves);
+	vm_note("page: %llu migrations; /proc sched: %llu",
+		(unsigned long long)(b.migrations - a.migrations), m1 - m0);
+	ck_assert_uint_eq(b.migrations - a.migrations, m1 - m0);
+}
+END_TEST
+
+/* The page names its thread. */
+START_TEST(identity)
+{
+	struct csf_snap s;
+	char comm[16];
+
+	ck_assert_int_eq(pthread_setname_np(pthread_self(), "csf-ident"), 0);
+	snap_ok(&s);
+	vm_sleep_ms(1);		/* comm is refreshed at switch-out */
+	snap_ok(&s);
+	ck_assert_uint_eq(s.tid, (uint32_t)gettid());
+	ck_assert_uint_eq(s.tgid, (uint32_t)getpid());
+	memcpy(comm, s.comm, sizeof(comm));
+	comm[15] = '\0';
+	ck_assert_str_eq(comm, "csf-ident");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("thread_counters");
+	TCase *tc = tcase_create("counters");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, switches_match_proc_status);
+	tcase_add_test(tc, wakeups_match_sleeps);
+	tcase_add_test(tc, affinity_moves_are_migrations);
+	tcase_add_test(tc, identity);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_thread_states - a thread's time lands in the right bucket: running,
+ * runnable, sleeping, iowait, blocked; and the buckets add up to the wall
+ * time exactly.
+ *
+ * Tolerances: the guest runs under TCG on a shared 2-core host, so a vCPU
+ * can lose its host CPU for a while; in the guest that shows up as the
+ * thread still "running".  Bounds below are loose on the side the host can
+ * disturb and strict on the side only a module bug can reach (e.g. a
+ * spinner must not be seen sleeping).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coarse_stat_fs.h"
+#include "vmtest.h"
+
+static void snap_ok(struct csf_snap *s)
+{
+	int err = csf_thread_snap(s);
+
+	ck_assert_msg(err == 0, "csf_thread_snap: %s", csf_strerror(err));
+}
+
+static void delta_ok(const struct csf_snap *a, const struct csf_snap *b,
+		     struct csf_delta *d)
+{
+	char line[CSF_DIFF_BUFSZ];
+
+	ck_assert_int_eq(csf_snap_delta(a, b, d), 0);
+	ck_assert_int_gt(csf_format_diff(line, sizeof(line), a, b), 0);
+	vm_note("%s", line);
+}
+
+static uint64_t parts(const struct csf_delta *d)
+{
+	return d->run_ns + d->runnable_ns + d->sleep_ns + d->iowait_ns +
+	       d->blocked_ns;
+}
+
+/* The kernel keeps sum(totals) + open interval == now - registered_at. */
+static void assert_sum_is_wall(const struct csf_delta *d)
+{
+	uint64_t sum = parts(d);
+	uint64_t diff = sum > d->wall_ns ? sum - d->wall_ns : d->wall_ns - sum;
+
+	/* Five tick-to-ns roundings at most. */
+	ck_assert_msg(diff <= 5, "parts %llu ns != wall %llu ns",
+		      (unsigned long long)sum, (unsigned long long)d->wall_ns);
+}
+
+static void spin_ms(unsigned int ms)
+{
+	uint64_t end = vm_mono_ns() + ms * 1000000ull;
+
+	while (vm_mono_ns() < end)
+		;
+}
+
+START_TEST(spinning_is_running)
+{
+	struct csf_snap a, b;
+	struct csf_delta d;
+
+	snap_ok(&a);
+	spin_ms(300);
+	snap_ok(&b);
+	delta_ok(&a, &b, &d);
+	assert_sum_is_wall(&d);
+	ck_assert_uint_ge(d.wall_ns, 300000000ull);
+	/* Never asleep; the rest is preemption by guest housekeeping. */
+	ck_assert_uint_eq(d.sleep_ns + d.iowait_ns + d.blocked_ns, 0);
+	ck_assert_uint_ge(d.run_ns, d.wall_ns * 7 / 10);
+	ck_assert_uint_eq(d.nvcsw, 0);
+	ck_assert_uint_eq(b.state, CSF_STATE_RUNNING);
+}
+END_TEST
+
+START_TEST(sleeping_is_sleeping)
+{
+	struct csf_snap a, b;
+	struct csf_delta d;
+
+	snap_ok(&a);
+	vm_sleep_ms(200);
+	snap_ok(&b);
+	delta_ok(&a, &b, &d);
+	assert_sum_is_wall(&d);
+	ck_assert_uint_ge(d.sleep_ns, 190000000ull);
+	ck_assert_uint_ge(d.sleep_ns, d.wall_ns * 8 / 10);
+	ck_assert_uint_eq(d.iowait_ns + d.blocked_ns, 0);
+	ck_assert_uint_eq(d.wakeups, 1);
+	ck_assert_uint_eq(d.nvcsw, 1);
+}
+END_TEST
+
+struct contender {
+	pthread_barrier_t *start;
+	struct csf_delta d;
+	int err;
+};
+
+static void *contend(void *arg)
+{
+	struct contender *c = arg;
+	struct csf_snap a, b;
+
+	vm_pin(0);
+	c->err = csf_thread_snap(&a);
+	pthread_barrier_wait(c->start);
+	spin_ms(600);
+	if (!c->err)
+		c->err = csf_thread_snap(&b);
+	if (!c->err)
+		c->err = csf_snap_delta(&a, &b, &c->d);
+	return NULL;
+}
+
+/* Two spinners pinned to one CPU: each waits for the CPU about half the time. */
+START_TEST(contending_is_runnable)
+{
+	pthread_barrier_t start;
+	struct contender c[2];
+	pthread_t t[2];
+	int i;
+
+	memset(c, 0, sizeof(c));
+	pthread_barrier_init(&start, NULL, 2);
+	for (i = 0; i < 2; i++) {
+		c[i].start = &start;
+		ck_assert_int_eq(pthread_create(&t[i], NULL, contend, &c[i]), 0);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 2; i++) {
+		const struct csf_delta *d = &c[i].d;
+
+		ck_assert_msg(!c[i].err, "%s", csf_strerror(c[i].err));
+		vm_note("contender %d: wall %llu run %llu runnable %llu", i,
+			(unsigned long long)d->wall_ns,
+			(unsigned long long)d->run_ns,
+			(unsigned long long)d->runnable_ns);
+		assert_sum_is_wall(d);
+		/* Half each in theory; CFS slices are a few ms, 600 ms is many. */
+		ck_assert_uint_ge(d->runnable_ns, d->wall_ns / 4);
+		ck_assert_uint_ge(d->run_ns, d->wall_ns / 4);
+		ck_assert_uint_ge(d->run_ns + d->runnable_ns, d->wall_ns * 9 / 10);
+		ck_assert_uint_gt(d->nivcsw, 0);
+	}
+}
+END_TEST
+
+/* O_DIRECT reads from the virtio disk: every one waits in io_schedule(). */
+START_TEST(direct_io_is_iowait)
+{
+	const char *disk = vm_env("CSF_VM_DISK", "/dev/vda");
+	struct csf_snap a, b;
+	struct csf_delta d;
+	void *buf;
+	int fd, i;
+
+	fd = open(disk, O_RDONLY | O_DIRECT);
+	ck_assert_msg(fd >= 0, "open %s: %s", disk, strerror(errno));
+	ck_assert_int_eq(posix_memalign(&buf, 4096, 4096), 0);
+	snap_ok(&a);
+	for (i = 0; i < 64; i++)
+		ck_assert_int_eq(pread(fd, buf, 4096, (off_t)(i * 7919 % 1024) *
+						    4096), 4096);
+	snap_ok(&b);
+	close(fd);
+	free(buf);
+	delta_ok(&a, &b, &d);
+	assert_sum_is_wall(&d);
+	ck_assert_uint_gt(d.iowait_ns, 0);
+	ck_assert_uint_ge(d.wakeups, 1);
+	ck_assert_uint_eq(d.blocked_ns, 0);
+}
+END_TEST
+
+/*
+ * The parent of vfork() waits killable, not interruptible and not for I/O,
+ * until the child exits: blocked.
+ */
+START_TEST(vfork_parent_is_blocked)
+{
+	struct csf_snap a, b;
+	struct csf_delta d;
+	int status;
+	pid_t pid;
+
+	snap_ok(&a);
+	pid = vfork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 200000000 };
+
+		nanosleep(&ts, NULL);
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	snap_ok(&b);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	delta_ok(&a, &b, &d);
+	assert_sum_is_wall(&d);
+	ck_assert_uint_ge(d.blocked_ns, 150000000ull);
+	ck_assert_uint_eq(d.sleep_ns + d.iowait_ns, 0);
+}
+END_TEST
+
+/* Since registration, at every read: sum of totals == now - registered_at. */
+START_TEST(totals_add_up_since_registration)
+{
+	struct csf_snap s;
+	uint64_t sum = 0;
+	int i;
+
+	snap_ok(&s);
+	vm_sleep_ms(20);
+	spin_ms(20);
+	snap_ok(&s);
+	for (i = 0; i < CSF_NR_STATES; i++)
+		sum += s.time[i];
+	/* A clock read racing the kernel's is not extrapolated backwards. */
+	ck_assert_uint_eq(sum, (s.now > s.state_since ? s.now : s.state_since) -
+			       s.registered_at);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("thread_states");
+	TCase *tc = tcase_create("states");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, spinning_is_running);
+	tcase_add_test(tc, sleeping_is_sleeping);
+	tcase_add_test(tc, contending_is_runnable);
+	tcase_add_test(tc, direct_io_is_iowait);
+	tcase_add_test(tc, vfork_parent_is_blocked);
+	tcase_add_test(tc, totals_add_up_since_registration);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
