@@ -9,13 +9,20 @@
  *
  * CSV and JSON keys are the -s column keys and never translated; shares are
  * percent of the interval, *_total are nanoseconds, vcsw/ivcsw per second.
+ *
+ * A frame is built in one buffer and written with one write(2): at 1,000
+ * threads that is ~150 kB, and fprintf per field (stream locking, format
+ * parsing) cost more than everything else csftop does per frame.  Numbers
+ * go through fmt.c, the formatter the screen uses too.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "fmt.h"
@@ -78,246 +85,551 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* A JSON string: a thread name is arbitrary bytes; keep output valid. */
-static void json_str(FILE *out, const char *s)
+/* --- the frame's text ----------------------------------------------- */
+
+/* Room for @n more bytes, or NULL (and b->oom) when memory runs out. */
+static char *ob_room(struct batch_buf *b, size_t n)
 {
+	if (b->cap - b->len < n) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *text;
+
+		if (b->oom)
+			return NULL;
+		while (cap - b->len < n)
+			cap *= 2;
+		text = realloc(b->text, cap);
+		if (!text) {
+			b->oom = 1;
+			return NULL;
+		}
+		b->text = text;
+		b->cap = cap;
+	}
+	return b->text + b->len;
+}
+
+static void ob_put(struct batch_buf *b, const char *s, size_t n)
+{
+	char *p = ob_room(b, n);
+
+	if (p) {
+		memcpy(p, s, n);
+		b->len += n;
+	}
+}
+
+static void ob_putc(struct batch_buf *b, char c)
+{
+	char *p = b->len < b->cap ? b->text + b->len : ob_room(b, 1);
+
+	if (p) {
+		*p = c;
+		b->len++;
+	}
+}
+
+static void ob_puts(struct batch_buf *b, const char *s)
+{
+	ob_put(b, s, strlen(s));
+}
+
+/* printf's "%*s" (right) or "%-*s": pads to @width bytes, never cuts. */
+static void ob_field(struct batch_buf *b, const char *s, size_t n,
+		     int width, int right)
+{
+	size_t pad = (size_t)width > n ? (size_t)width - n : 0;
+	char *p = ob_room(b, n + pad);
+
+	if (!p)
+		return;
+	if (right) {
+		memset(p, ' ', pad);
+		memcpy(p + pad, s, n);
+	} else {
+		memcpy(p, s, n);
+		memset(p + n, ' ', pad);
+	}
+	b->len += n + pad;
+}
+
+/* Once per frame at most: headers with translated formats. */
+static void ob_printf(struct batch_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void ob_printf(struct batch_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	p = ob_room(b, (size_t)n + 1);
+	if (!p)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static void ob_uint(struct batch_buf *b, uint64_t v)
+{
+	char buf[FMT_BUFSZ];
+
+	ob_put(b, buf, fmt_uint(buf, sizeof(buf), v));
+}
+
+static void ob_fixed(struct batch_buf *b, double v, unsigned int decimals)
+{
+	char buf[FMT_BUFSZ];
+
+	ob_put(b, buf, fmt_fixed(buf, sizeof(buf), v, decimals));
+}
+
+/* Write it all to @fd, through short writes and signals. */
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Rows are the bulk of a frame, so each is written straight into the
+ * buffer, reserved once per row with room for its widest form plus
+ * ROW_SLACK, by the helpers below: their copies have the constant size
+ * FMT_BUFSZ, which the compiler turns into a few moves instead of calls to
+ * memcpy and memset.  Sources are buffers of at least FMT_BUFSZ bytes and
+ * widths at most FMT_BUFSZ.
+ */
+#define ROW_SLACK (2 * FMT_BUFSZ)
+
+/* "%*s" */
+static char *put_right(char *p, const char *s, size_t n, size_t w)
+{
+	size_t pad = n < w ? w - n : 0;
+
+	memset(p, ' ', FMT_BUFSZ);
+	memcpy(p + pad, s, FMT_BUFSZ);
+	return p + pad + n;
+}
+
+/* "%-*s" */
+static char *put_left(char *p, const char *s, size_t n, size_t w)
+{
+	memcpy(p, s, FMT_BUFSZ);
+	memset(p + n, ' ', FMT_BUFSZ);
+	return p + (n < w ? w : n);
+}
+
+/* A short constant string (a mark, a key), without a call to strlen. */
+static char *put_unit_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
+/* --- strings -------------------------------------------------------- */
+
+/* A JSON string: a thread name is arbitrary bytes; keep output valid. */
+static void json_str(struct batch_buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 
-	fputc('"', out);
+	ob_putc(b, '"');
 	while (*p) {
 		int n = utf8_len(p);
 
 		if (*p == '"' || *p == '\\') {
-			fprintf(out, "\\%c", *p++);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(out, "\\u%04x", *p++);
-		} else if (!n) {
-			/* not UTF-8: read the byte as Latin-1 */
-			fprintf(out, "\\u%04x", *p++);
+			ob_putc(b, '\\');
+			ob_putc(b, (char)*p++);
+		} else if (*p < 0x20 || *p == 0x7f || !n) {
+			/* control, or not UTF-8: the byte read as Latin-1 */
+			char u[6] = { '\\', 'u', '0', '0', hex[*p >> 4],
+				      hex[*p & 15] };
+
+			ob_put(b, u, sizeof(u));
+			p++;
 		} else {
-			fwrite(p, 1, (size_t)n, out);
+			ob_put(b, (const char *)p, (size_t)n);
 			p += n;
 		}
 	}
-	fputc('"', out);
+	ob_putc(b, '"');
 }
 
-static void csv_str(FILE *out, const char *s)
+/* A CSV field at @p (room for 2 * strlen(s) + 2), quoted if need be. */
+static char *put_csv_str(char *p, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
+		while (*s)
+			*p++ = *s++;
+		return p;
 	}
-	fputc('"', out);
+	*p++ = '"';
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+			*p++ = '"';
+		*p++ = *s;
 	}
-	fputc('"', out);
+	*p++ = '"';
+	return p;
 }
 
-/* A column's value in CSV/JSON: raw units, no rounding to a width. */
-static void raw_value(FILE *out, const struct row *r, enum col c)
+/*
+ * A column's value in CSV/JSON at @p: raw units, no rounding to a width.
+ * Numbers need FMT_BUFSZ bytes of room, text its length; COMM is the
+ * caller's, to quote.
+ */
+static char *put_raw_value(char *p, const struct row *r, enum col c)
 {
-	char comm[sizeof(r->snap.comm) + 1];
+	const char *t;
 
 	switch (model_cols[c].kind) {
 	case COL_KIND_PCT:
 	case COL_KIND_RATE:
-		fprintf(out, "%.2f", row_value(r, c));
-		break;
+		return p + fmt_fixed(p, FMT_BUFSZ, row_value(r, c), 2);
 	case COL_KIND_TEXT:
-		/* caller quotes */
-		if (c == COL_COMM) {
-			comm_of(r, comm);
-			fputs(comm, out);
-		} else {
-			fputs(csf_state_name(row_state(r)), out);
-		}
-		break;
+		for (t = csf_state_name(row_state(r)); *t;)
+			*p++ = *t++;
+		return p;
 	default:
-		fprintf(out, "%llu", (unsigned long long)row_value(r, c));
-		break;
+		return p + fmt_uint(p, FMT_BUFSZ, row_uvalue(r, c));
 	}
 }
 
-static void print_csv(FILE *out, const struct screen *s, const size_t *idx,
-		      size_t n, const struct batch_opts *o)
+/* Room for one CSV/JSON line of values, COMM quoted, state names. */
+#define COMM_LEN sizeof(((struct csf_snap *)0)->comm)
+#define RAW_ROOM (COL_NR * (FMT_BUFSZ + 1) + 2 * COMM_LEN + 64 + ROW_SLACK)
+
+static void ob_raw_value(struct batch_buf *b, const struct row *r, enum col c)
 {
+	char *p = ob_room(b, FMT_BUFSZ + ROW_SLACK);
+
+	if (p)
+		b->len = (size_t)(put_raw_value(p, r, c) - b->text);
+}
+
+/* --- the three formats ---------------------------------------------- */
+
+static void print_csv(struct batch_buf *b, const struct screen *s,
+		      const size_t *idx, size_t n, const struct batch_opts *o)
+{
+	char lead[64];
+	size_t lead_len;
+
 	if (s->seq <= 1) {
-		fputs("sample,time,interval_ns,mark", out);
-		for (int c = 0; c < COL_NR; c++)
-			fprintf(out, ",%s", model_cols[c].key);
-		fputc('\n', out);
+		ob_puts(b, "sample,time,interval_ns,mark");
+		for (int c = 0; c < COL_NR; c++) {
+			ob_putc(b, ',');
+			ob_puts(b, model_cols[c].key);
+		}
+		ob_putc(b, '\n');
 	}
+	/* "sample,time," is the same on every line of the frame */
+	lead_len = fmt_uint(lead, sizeof(lead), s->seq);
+	lead[lead_len++] = ',';
+	lead_len += fmt_fixed(lead + lead_len, sizeof(lead) - lead_len,
+			      o->time_s, 3);
+	lead[lead_len++] = ',';
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
-		char comm[sizeof(r->snap.comm) + 1];
+		char comm[FMT_BUFSZ];
+		char *p = ob_room(b, lead_len + RAW_ROOM);
 
-		fprintf(out, "%u,%.3f,%llu,%s", s->seq, o->time_s,
-			(unsigned long long)r->interval_ns, mark_key(s, r));
+		if (!p)
+			return;
+		memcpy(p, lead, lead_len);
+		p += lead_len;
+		p += fmt_uint(p, FMT_BUFSZ, r->interval_ns);
+		*p++ = ',';
+		p = put_unit_str(p, mark_key(s, r));
 		for (int c = 0; c < COL_NR; c++) {
-			fputc(',', out);
+			*p++ = ',';
 			if (c == COL_COMM) {
 				comm_of(r, comm);
-				csv_str(out, comm);
+				p = put_csv_str(p, comm);
 			} else {
-				raw_value(out, r, (enum col)c);
+				p = put_raw_value(p, r, (enum col)c);
 			}
 		}
-		fputc('\n', out);
+		*p++ = '\n';
+		b->len = (size_t)(p - b->text);
 	}
 }
 
-static void print_json(FILE *out, const struct screen *s, const size_t *idx,
-		       size_t n, const struct batch_opts *o)
+static void print_json(struct batch_buf *b, const struct screen *s,
+		       const size_t *idx, size_t n,
+		       const struct batch_opts *o)
 {
-	fprintf(out, "{\"sample\":%u,\"time\":%.3f,\"interval_ns\":%llu,"
-		"\"clock\":", s->seq, o->time_s,
-		(unsigned long long)s->interval_ns);
-	json_str(out, o->clock_name);
-	fprintf(out, ",\"ctxsw_per_s\":%.2f,\"threads_live\":%u,"
-		"\"processes\":%u,\"cpus\":[", s->csw_rate, s->nthreads,
-		s->nprocs);
+	ob_puts(b, "{\"sample\":");
+	ob_uint(b, s->seq);
+	ob_puts(b, ",\"time\":");
+	ob_fixed(b, o->time_s, 3);
+	ob_puts(b, ",\"interval_ns\":");
+	ob_uint(b, s->interval_ns);
+	ob_puts(b, ",\"clock\":");
+	json_str(b, o->clock_name);
+	ob_puts(b, ",\"ctxsw_per_s\":");
+	ob_fixed(b, s->csw_rate, 2);
+	ob_puts(b, ",\"threads_live\":");
+	ob_uint(b, s->nthreads);
+	ob_puts(b, ",\"processes\":");
+	ob_uint(b, s->nprocs);
+	ob_puts(b, ",\"cpus\":[");
 	for (unsigned int k = 0; k < s->ncpus; k++) {
 		const struct cpu_row *c = &s->cpus[k];
 
-		fprintf(out, "%s{\"cpu\":%u,\"online\":%u,\"busy\":%.2f,"
-			"\"idle_iowait\":%.2f", k ? "," : "", k,
-			c->snap.online, c->busy_pct, c->iowait_pct);
-		for (size_t j = 0; j < NCPUCOLS; j++)
-			fprintf(out, ",\"%s\":%.2f", cpu_cols[j].key,
-				c->stat_pct[cpu_cols[j].stat]);
-		fprintf(out, ",\"ctxsw_per_s\":%.2f}", c->csw_rate);
+		ob_puts(b, k ? ",{\"cpu\":" : "{\"cpu\":");
+		ob_uint(b, k);
+		ob_puts(b, ",\"online\":");
+		ob_uint(b, c->snap.online);
+		ob_puts(b, ",\"busy\":");
+		ob_fixed(b, c->busy_pct, 2);
+		ob_puts(b, ",\"idle_iowait\":");
+		ob_fixed(b, c->iowait_pct, 2);
+		for (size_t j = 0; j < NCPUCOLS; j++) {
+			ob_puts(b, ",\"");
+			ob_puts(b, cpu_cols[j].key);
+			ob_puts(b, "\":");
+			ob_fixed(b, c->stat_pct[cpu_cols[j].stat], 2);
+		}
+		ob_puts(b, ",\"ctxsw_per_s\":");
+		ob_fixed(b, c->csw_rate, 2);
+		ob_putc(b, '}');
 	}
-	fputs("],\"threads\":[", out);
+	ob_puts(b, "],\"threads\":[");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
 		char comm[sizeof(r->snap.comm) + 1];
 
-		fprintf(out, "%s{\"mark\":\"%s\",\"interval_ns\":%llu",
-			i ? "," : "", mark_key(s, r),
-			(unsigned long long)r->interval_ns);
+		ob_puts(b, i ? ",{\"mark\":\"" : "{\"mark\":\"");
+		ob_puts(b, mark_key(s, r));
+		ob_puts(b, "\",\"interval_ns\":");
+		ob_uint(b, r->interval_ns);
 		for (int c = 0; c < COL_NR; c++) {
-			fprintf(out, ",\"%s\":", model_cols[c].key);
+			ob_puts(b, ",\"");
+			ob_puts(b, model_cols[c].key);
+			ob_puts(b, "\":");
 			if (c == COL_COMM) {
 				comm_of(r, comm);
-				json_str(out, comm);
+				json_str(b, comm);
 			} else if (c == COL_STATE) {
-				json_str(out, csf_state_name(row_state(r)));
+				json_str(b, csf_state_name(row_state(r)));
 			} else {
-				raw_value(out, r, (enum col)c);
+				ob_raw_value(b, r, (enum col)c);
 			}
 		}
-		fputc('}', out);
+		ob_putc(b, '}');
 	}
-	fputs("]}\n", out);
+	ob_puts(b, "]}\n");
 }
 
-static void print_text(FILE *out, const struct screen *s, const size_t *idx,
-		       size_t n, const struct batch_opts *o)
+/* The CPU table's title line, translated once. */
+static char *cpu_title_line(void)
 {
-	char rate[16], ival[32], when[32], buf[64];
+	struct batch_buf t = { 0 };
+
+	ob_printf(&t, "%-4s %6s", _("CPU"), _("BUSY%"));
+	for (size_t j = 0; j < NCPUCOLS; j++)
+		ob_printf(&t, " %6s", _(cpu_cols[j].title));
+	ob_printf(&t, " %7s\n", _("CSW/s"));
+	ob_putc(&t, '\0');
+	if (t.oom) {
+		free(t.text);
+		return NULL;
+	}
+	return t.text;
+}
+
+/* The thread table's title line, translated once. */
+static char *title_line(void)
+{
+	struct batch_buf t = { 0 };
+
+	ob_putc(&t, ' ');
+	for (int c = 0; c < COL_NR; c++) {
+		const char *title = _(model_cols[c].title);
+		int w = c == COL_COMM ? 15 : c == COL_STATE ? 8 :
+			c == COL_CPU ? 3 : 7;
+		int pad = w - view_width(title);
+
+		ob_putc(&t, ' ');
+		if (model_cols[c].kind != COL_KIND_TEXT)
+			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
+		ob_puts(&t, title);
+		if (model_cols[c].kind == COL_KIND_TEXT && c != COL_NR - 1)
+			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
+	}
+	ob_putc(&t, '\n');
+	ob_putc(&t, '\0');
+	if (t.oom) {
+		free(t.text);
+		return NULL;
+	}
+	return t.text;
+}
+
+static void print_text(struct batch_buf *b, const struct screen *s,
+		       const size_t *idx, size_t n,
+		       const struct batch_opts *o)
+{
+	char rate[FMT_BUFSZ], ival[FMT_BUFSZ], when[32], buf[FMT_BUFSZ];
 	time_t secs = (time_t)o->time_s;
 	struct tm tm;
 
+	if (!b->have_names) {
+		for (unsigned int k = 0; k <= CSF_STATE_EXITED; k++)
+			b->state_names[k] = view_state_name(k);
+		b->have_names = 1;
+	}
+	if (!b->titles)
+		b->titles = title_line();
+	if (!b->cpu_titles)
+		b->cpu_titles = cpu_title_line();
+	if (!b->titles || !b->cpu_titles) {
+		b->oom = 1;
+		return;
+	}
 	localtime_r(&secs, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	fmt_rate(rate, sizeof(rate), s->csw_rate);
 	fmt_interval(ival, sizeof(ival), s->interval_ns);
-	fprintf(out, _("csftop %s  sample %u  interval %s  clock %s  "
+	ob_printf(b, _("csftop %s  sample %u  interval %s  clock %s  "
 		       "threads %u  processes %u  ctx sw/s %s"),
-		when, s->seq, s->seq > 1 ? ival : _("since registration"),
-		o->clock_label, s->nthreads, s->nprocs, rate);
-	fputc('\n', out);
-	fprintf(out, "%-4s %6s", _("CPU"), _("BUSY%"));
-	for (size_t j = 0; j < NCPUCOLS; j++)
-		fprintf(out, " %6s", _(cpu_cols[j].title));
-	fprintf(out, " %7s\n", _("CSW/s"));
+		  when, s->seq, s->seq > 1 ? ival : _("since registration"),
+		  o->clock_label, s->nthreads, s->nprocs, rate);
+	ob_putc(b, '\n');
+	ob_puts(b, b->cpu_titles);
 	for (unsigned int k = 0; k < s->ncpus; k++) {
 		const struct cpu_row *c = &s->cpus[k];
 
-		fprintf(out, "%-4u %6.1f", k, c->busy_pct);
-		for (size_t j = 0; j < NCPUCOLS; j++)
-			fprintf(out, " %6.1f", c->stat_pct[cpu_cols[j].stat]);
-		fmt_rate(rate, sizeof(rate), c->csw_rate);
-		fprintf(out, " %7s\n", rate);
+		ob_field(b, buf, fmt_uint(buf, sizeof(buf), k), 4, 0);
+		ob_putc(b, ' ');				/* "%6.1f" */
+		ob_field(b, buf, fmt_fixed(buf, sizeof(buf), c->busy_pct, 1),
+			 6, 1);
+		for (size_t j = 0; j < NCPUCOLS; j++) {
+			ob_putc(b, ' ');
+			ob_field(b, buf, fmt_fixed(buf, sizeof(buf),
+				 c->stat_pct[cpu_cols[j].stat], 1), 6, 1);
+		}
+		ob_putc(b, ' ');
+		ob_field(b, rate, fmt_rate(rate, sizeof(rate), c->csw_rate),
+			 7, 1);
+		ob_putc(b, '\n');
 	}
-	fputc(' ', out);
-	for (int c = 0; c < COL_NR; c++) {
-		const char *t = _(model_cols[c].title);
-		int w = c == COL_COMM ? 15 : c == COL_STATE ? 8 :
-			c == COL_CPU ? 3 : 7;
-		int pad = w - view_width(t);
-
-		fputc(' ', out);
-		if (model_cols[c].kind != COL_KIND_TEXT)
-			fprintf(out, "%*s", pad > 0 ? pad : 0, "");
-		fputs(t, out);
-		if (model_cols[c].kind == COL_KIND_TEXT && c != COL_NR - 1)
-			fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+	ob_puts(b, b->titles);
+	if (!s->nrows) {
+		ob_puts(b, _("No registered threads."));
+		ob_putc(b, '\n');
 	}
-	fputc('\n', out);
-	if (!s->nrows)
-		fprintf(out, "%s\n", _("No registered threads."));
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
 		const char *mk = mark_key(s, r);
-		char comm[sizeof(r->snap.comm) + 1];
+		unsigned int st = row_state(r);
+		const char *state = st <= CSF_STATE_EXITED ?
+				    b->state_names[st] : "?";
+		size_t state_len = strlen(state);
+		char comm[FMT_BUFSZ], *p;
 
-		fputc(!*mk ? ' ' : !strcmp(mk, "exited") ? 'x' :
-		      !strcmp(mk, "changed") ? '*' : '+', out);
+		/* 64: the mark, PID, TID, COMM and CPU with their spaces */
+		p = ob_room(b, 64 + state_len + 8 +
+			    COL_NR * (FMT_BUFSZ + 1) + ROW_SLACK);
+		if (!p)
+			return;
+		/* " %7u %7u %-15s %-8s %3u", then " %7s" per number */
+		*p++ = !*mk ? ' ' : !strcmp(mk, "exited") ? 'x' :
+		       !strcmp(mk, "changed") ? '*' : '+';
+		*p++ = ' ';
+		p = put_right(p, buf, fmt_uint(buf, sizeof(buf), r->snap.tgid),
+			      7);
+		*p++ = ' ';
+		p = put_right(p, buf, fmt_uint(buf, sizeof(buf), r->snap.tid),
+			      7);
+		*p++ = ' ';
 		comm_of(r, comm);
-		fprintf(out, " %7u %7u %-15s %-8s %3u", r->snap.tgid,
-			r->snap.tid, comm, view_state_name(row_state(r)),
-			r->snap.cpu);
+		p = put_left(p, comm, strlen(comm), 15);
+		*p++ = ' ';
+		memcpy(p, state, state_len);
+		for (p += state_len; state_len < 8; state_len++)
+			*p++ = ' ';
+		*p++ = ' ';
+		p = put_right(p, buf, fmt_uint(buf, sizeof(buf), r->snap.cpu),
+			      3);
 		for (int c = COL_RUN_PCT; c < COL_NR; c++) {
-			switch (model_cols[c].kind) {
-			case COL_KIND_PCT:
-				fmt_pct(buf, sizeof(buf), row_value(r, c));
-				break;
-			case COL_KIND_NS:
-				fmt_dur(buf, sizeof(buf),
-					(uint64_t)row_value(r, c));
-				break;
-			case COL_KIND_RATE:
-				fmt_rate(buf, sizeof(buf), row_value(r, c));
-				break;
-			default:
-				fmt_count(buf, sizeof(buf),
-					  (uint64_t)row_value(r, c));
-				break;
-			}
-			fprintf(out, " %7s", buf);
+			*p++ = ' ';
+			p = put_right(p, buf, fmt_value(buf, sizeof(buf), r,
+							(enum col)c), 7);
 		}
-		fputc('\n', out);
+		*p++ = '\n';
+		b->len = (size_t)(p - b->text);
 	}
-	fputc('\n', out);
+	ob_putc(b, '\n');
 }
 
 int batch_print(FILE *out, const struct screen *s,
-		const struct batch_opts *o)
+		const struct batch_opts *o, struct batch_buf *b)
 {
-	size_t *idx = malloc((s->nrows ? s->nrows : 1) * sizeof(*idx));
 	size_t n;
+	int err;
 
-	if (!idx)
-		return -ENOMEM;
-	n = model_select(s, o->filter, o->sort_col, o->sort_desc, idx);
+	if (b->idx_cap < s->nrows) {
+		size_t *idx = realloc(b->idx, s->nrows * sizeof(*idx));
+
+		if (!idx)
+			return -ENOMEM;
+		b->idx = idx;
+		b->idx_cap = s->nrows;
+	}
+	n = model_select(s, o->filter, o->sort_col, o->sort_desc, b->idx);
+	b->len = 0;
+	b->oom = 0;
 	switch (o->format) {
 	case BATCH_CSV:
-		print_csv(out, s, idx, n, o);
+		print_csv(b, s, b->idx, n, o);
 		break;
 	case BATCH_JSON:
-		print_json(out, s, idx, n, o);
+		print_json(b, s, b->idx, n, o);
 		break;
 	default:
-		print_text(out, s, idx, n, o);
+		print_text(b, s, b->idx, n, o);
 		break;
 	}
-	free(idx);
-	if (fflush(out) || ferror(out))
+	if (b->oom)
+		return -ENOMEM;
+	/* nothing else is in the stream's buffer: write past it */
+	if (fflush(out))
 		return errno ? -errno : -EIO;
-	return 0;
+	if (fileno(out) < 0) {
+		if (fwrite(b->text, 1, b->len, out) != b->len || fflush(out))
+			return errno ? -errno : -EIO;
+		return 0;
+	}
+	err = write_all(fileno(out), b->text, b->len);
+	return err;
+}
+
+void batch_buf_free(struct batch_buf *b)
+{
+	free(b->idx);
+	free(b->text);
+	free(b->titles);
+	free(b->cpu_titles);
+	memset(b, 0, sizeof(*b));
 }

@@ -21,8 +21,28 @@ struct batch_opts {
 	double time_s;			/* wall clock of the sample */
 };
 
+/*
+ * What batch_print keeps from one frame to the next, so that a frame
+ * allocates nothing once the buffers have grown: the display order, the
+ * frame's text (written with one write(2)) and the translated strings that
+ * do not change (a gettext lookup costs more than formatting a row).
+ * Zero it before the first frame; batch_buf_free() releases it.
+ */
+struct batch_buf {
+	size_t *idx;
+	size_t idx_cap;
+	char *text;
+	size_t len, cap;
+	int oom;
+	char *titles;			/* the thread table's title line */
+	char *cpu_titles;		/* the CPU table's */
+	const char *state_names[CSF_STATE_EXITED + 1];
+	int have_names;
+};
+
 /* Print one screen; returns 0 or -errno (e.g. -EPIPE, -ENOMEM). */
 int batch_print(FILE *out, const struct screen *s,
-		const struct batch_opts *o);
+		const struct batch_opts *o, struct batch_buf *b);
+void batch_buf_free(struct batch_buf *b);
 
 #endif /* CSFTOP_BATCH_H */

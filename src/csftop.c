@@ -321,6 +321,7 @@ static int run_batch(const struct options *o, struct sampler *smp)
 		.filter = &o->filter,
 		.clock_label = sampler_clock_name(),
 	};
+	struct batch_buf buf = { 0 };
 	struct timespec next;
 	int err = 0;
 
@@ -360,13 +361,14 @@ static int run_batch(const struct options *o, struct sampler *smp)
 			break;
 		}
 		bo.time_s = wall_s();
-		err = batch_print(stdout, model_shown(&m), &bo);
+		err = batch_print(stdout, model_shown(&m), &bo, &buf);
 		if (err) {
 			fprintf(stderr, _("%s: write error: %s\n"), PROGRAM,
 				strerror(-err));
 			break;
 		}
 	}
+	batch_buf_free(&buf);
 	model_free(&m);
 	return err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

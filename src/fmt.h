@@ -2,6 +2,11 @@
 /*
  * fmt.h - fixed-width number formatting shared by the view and batch text:
  * every result fits the column widths below, whatever the value.
+ *
+ * These run a few thousand times per frame (1,000 threads x 14 numeric
+ * columns), so they are integer code, not printf: see fmt.c.  Each writes a
+ * NUL-terminated string into @buf (truncated to @len like snprintf) and
+ * returns its length.
  */
 #ifndef CSFTOP_FMT_H
 #define CSFTOP_FMT_H
@@ -9,16 +14,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model.h"
+
 #define FMT_PCT_W	5	/* "100.0" */
 #define FMT_DUR_W	7	/* "999.9ms", "59m59s", "123h59m" */
 #define FMT_RATE_W	7	/* "999.9", "12.3k", "4.5M" */
 #define FMT_COUNT_W	7	/* "9999999", "12.3M" */
 
-void fmt_pct(char *buf, size_t len, double pct);
-void fmt_dur(char *buf, size_t len, uint64_t ns);
-void fmt_rate(char *buf, size_t len, double per_s);
-void fmt_count(char *buf, size_t len, uint64_t n);
+/* Room for any result of the functions below. */
+#define FMT_BUFSZ	32
+
+size_t fmt_pct(char *buf, size_t len, double pct);
+size_t fmt_dur(char *buf, size_t len, uint64_t ns);
+size_t fmt_rate(char *buf, size_t len, double per_s);
+size_t fmt_count(char *buf, size_t len, uint64_t n);
 /* An interval in ms for humans: "10 ms", "1.5 s". */
-void fmt_interval(char *buf, size_t len, uint64_t ns);
+size_t fmt_interval(char *buf, size_t len, uint64_t ns);
+
+/* printf's "%llu". */
+size_t fmt_uint(char *buf, size_t len, uint64_t v);
+/*
+ * printf's "%.*f" with @decimals 0 to 3, byte for byte: the exact binary
+ * value of @v rounded to nearest, ties to even, as glibc does.
+ */
+size_t fmt_fixed(char *buf, size_t len, double v, unsigned int decimals);
+
+/* A numeric column of the thread table in its compact form above. */
+size_t fmt_value(char *buf, size_t len, const struct row *r, enum col c);
 
 #endif /* CSFTOP_FMT_H */

@@ -161,6 +161,12 @@ void model_free(struct model *m)
 	screen_free(&m->live);
 	screen_free(&m->frozen);
 	screen_free(&m->diff);
+	screen_free(&m->spare);
+	free(m->in);
+	free(m->tgid_set);
+	m->in = NULL;
+	m->tgid_set = NULL;
+	m->in_cap = m->tgid_set_cap = 0;
 }
 
 /* --- rows ----------------------------------------------------------- */
@@ -239,35 +245,56 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
 	}
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
- * Live threads and distinct processes among them.  Sorting the tgids keeps
- * this O(n log n): a look-back per row would be quadratic, a millisecond per
- * frame at a thousand single-threaded processes, too much at 10 ms.
+ * Live threads and distinct processes among them, counted with a set of
+ * tgids (open addressing, at most half full): O(n) per frame, where a
+ * look-back per row would be quadratic and a sort n log n.  The set lives
+ * in the model, so a frame does not allocate it.  Without memory for it
+ * the process count is 0 rather than the frame failing.  (tgid 0 is no
+ * real process, but is counted once like any other, as before.)
  */
-static void count_live(struct screen *s)
+static void count_live(struct model *m, struct screen *s)
 {
-	uint32_t *tgids = malloc((s->nrows ? s->nrows : 1) * sizeof(*tgids));
 	unsigned int nthreads = 0, nprocs = 0;
+	size_t cap = 16, mask;
+	int zero_seen = 0;
 
-	for (size_t i = 0; i < s->nrows; i++)
-		if (!(s->rows[i].flags & ROW_EXITED)) {
-			if (tgids)
-				tgids[nthreads] = s->rows[i].snap.tgid;
-			nthreads++;
+	while (cap < 2 * s->nrows)
+		cap *= 2;
+	if (m->tgid_set_cap < cap) {
+		uint32_t *set = realloc(m->tgid_set, cap * sizeof(*set));
+
+		if (set) {
+			m->tgid_set = set;
+			m->tgid_set_cap = cap;
 		}
-	if (tgids) {
-		qsort(tgids, nthreads, sizeof(*tgids), cmp_u32);
-		for (unsigned int i = 0; i < nthreads; i++)
-			if (!i || tgids[i] != tgids[i - 1])
-				nprocs++;
-		free(tgids);
+	}
+	if (m->tgid_set_cap < cap)
+		cap = 0;
+	else
+		memset(m->tgid_set, 0, cap * sizeof(*m->tgid_set));
+	mask = cap - 1;
+	for (size_t i = 0; i < s->nrows; i++) {
+		uint32_t tgid = s->rows[i].snap.tgid;
+		size_t h;
+
+		if (s->rows[i].flags & ROW_EXITED)
+			continue;
+		nthreads++;
+		if (!cap)
+			continue;
+		/* Fibonacci hashing; tgid 0 is no process and marks empty */
+		for (h = (size_t)(tgid * 2654435761u) & mask;
+		     m->tgid_set[h] && m->tgid_set[h] != tgid;
+		     h = (h + 1) & mask)
+			;
+		if (!tgid) {
+			nprocs += !zero_seen;
+			zero_seen = 1;
+		} else if (!m->tgid_set[h]) {
+			m->tgid_set[h] = tgid;
+			nprocs++;
+		}
 	}
 	s->nthreads = nthreads;
 	s->nprocs = nprocs;
@@ -325,7 +352,9 @@ static int cpus_compute(struct model *m, struct screen *dst,
 	/* a changed CPU count is a new module: start over */
 	if (oldn != ncpus)
 		old = NULL;
-	rows = malloc((ncpus ? ncpus : 1) * sizeof(*rows));
+	/* @dst's array, when it has the size (a reused spare screen) */
+	rows = dst->cpus && dst->ncpus == ncpus ? dst->cpus :
+	       malloc((ncpus ? ncpus : 1) * sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
 	dst->csw_rate = 0;
@@ -333,7 +362,8 @@ static int cpus_compute(struct model *m, struct screen *dst,
 		cpu_fill(m, &rows[i], old ? &old[i].snap : NULL, &cpus[i]);
 		dst->csw_rate += rows[i].csw_rate;
 	}
-	free(dst->cpus);
+	if (rows != dst->cpus)
+		free(dst->cpus);
 	dst->cpus = rows;
 	dst->ncpus = ncpus;
 	return 0;
@@ -346,19 +376,33 @@ int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
 		 uint64_t now_ns)
 {
 	const struct screen *old = &m->live;
-	struct screen next = { .kind = SCREEN_LIVE };
+	struct screen next = m->spare;
 	const struct csf_snap **in;
 	size_t i = 0, j = 0;
-	int err = -ENOMEM;
+	int sorted = 1;
 
-	in = malloc((n ? n : 1) * sizeof(*in));
-	if (!in)
-		return -ENOMEM;
-	for (size_t k = 0; k < n; k++)
+	/* the spare's arrays, emptied: a steady frame allocates nothing */
+	memset(&m->spare, 0, sizeof(m->spare));
+	next.kind = SCREEN_LIVE;
+	next.nrows = 0;
+	if (m->in_cap < n) {
+		in = realloc(m->in, n * sizeof(*in));
+		if (!in)
+			goto fail;
+		m->in = in;
+		m->in_cap = n;
+	}
+	in = m->in;
+	for (size_t k = 0; k < n; k++) {
 		in[k] = &snaps[k];
-	qsort(in, n, sizeof(*in), cmp_snap_ptr_tid);
+		if (k && snaps[k].tid < snaps[k - 1].tid)
+			sorted = 0;
+	}
+	/* the sampler reads in tid order already: sort only what is not */
+	if (!sorted)
+		qsort(in, n, sizeof(*in), cmp_snap_ptr_tid);
 	if (screen_reserve(&next, n + old->nrows))
-		goto out;
+		goto fail;
 
 	/* merge the old rows and the new samples, both sorted by tid */
 	while (i < old->nrows || j < n) {
@@ -410,20 +454,21 @@ int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
 	}
 
 	if (cpus_compute(m, &next, old, cpus, ncpus))
-		goto out;
+		goto fail;
 	next.taken_ns = now_ns;
 	next.interval_ns = old->seq && now_ns > old->taken_ns ?
 			   now_ns - old->taken_ns : 0;
 	next.seq = old->seq + 1;
-	count_live(&next);
-	screen_free(&m->live);
+	count_live(m, &next);
+	/* the old live screen becomes the spare of the next sample */
+	m->spare = m->live;
 	m->live = next;
-	memset(&next, 0, sizeof(next));
-	err = 0;
-out:
-	screen_free(&next);
-	free(in);
-	return err;
+	return 0;
+
+fail:
+	/* keep the arrays for next time; the live screen is unchanged */
+	m->spare = next;
+	return -ENOMEM;
 }
 
 /* --- freeze and diff ------------------------------------------------ */
@@ -538,7 +583,7 @@ static int diff_compute(struct model *m, struct screen *d,
 	next.taken_ns = b->taken_ns;
 	next.interval_ns = span;
 	next.seq = b->seq;
-	count_live(&next);
+	count_live(m, &next);
 	screen_free(d);
 	*d = next;
 	return 0;
@@ -673,7 +718,7 @@ double row_rate(const struct row *r, uint64_t count)
 	return (double)count * 1e9 / (double)r->interval_ns;
 }
 
-double row_value(const struct row *r, enum col col)
+uint64_t row_uvalue(const struct row *r, enum col col)
 {
 	switch (col) {
 	case COL_PID:
@@ -684,32 +729,96 @@ double row_value(const struct row *r, enum col col)
 		return row_state(r);
 	case COL_CPU:
 		return r->snap.cpu;
+	case COL_RUN_TOTAL:
+	case COL_RUNNABLE_TOTAL:
+	case COL_SLEEP_TOTAL:
+	case COL_IOWAIT_TOTAL:
+	case COL_BLOCKED_TOTAL:
+		return r->total_ns[col - COL_RUN_TOTAL];
+	case COL_MIGRATIONS:
+		return r->migrations;
+	case COL_WAKEUPS:
+		return r->wakeups;
+	case COL_RUN_PCT:
+	case COL_RUNNABLE_PCT:
+	case COL_SLEEP_PCT:
+	case COL_IOWAIT_PCT:
+	case COL_BLOCKED_PCT:
+	case COL_VCSW_RATE:
+	case COL_IVCSW_RATE:
+		return (uint64_t)row_value(r, col);
+	default:
+		return 0;	/* COMM: text */
+	}
+}
+
+double row_value(const struct row *r, enum col col)
+{
+	switch (col) {
 	case COL_RUN_PCT:
 	case COL_RUNNABLE_PCT:
 	case COL_SLEEP_PCT:
 	case COL_IOWAIT_PCT:
 	case COL_BLOCKED_PCT:
 		return row_pct(r, col - COL_RUN_PCT);
-	case COL_RUN_TOTAL:
-	case COL_RUNNABLE_TOTAL:
-	case COL_SLEEP_TOTAL:
-	case COL_IOWAIT_TOTAL:
-	case COL_BLOCKED_TOTAL:
-		return (double)r->total_ns[col - COL_RUN_TOTAL];
 	case COL_VCSW_RATE:
 		return row_rate(r, r->d_nvcsw);
 	case COL_IVCSW_RATE:
 		return row_rate(r, r->d_nivcsw);
-	case COL_MIGRATIONS:
-		return (double)r->migrations;
-	case COL_WAKEUPS:
-		return (double)r->wakeups;
 	default:
-		return 0;
+		return (double)row_uvalue(r, col);
 	}
 }
 
-/* qsort has no context argument: the key lives here for one call. */
+/*
+ * Sorting computes each row's key once (a share is a division), then sorts
+ * small entries that hold it, instead of calling row_value() twice per
+ * comparison on rows all over memory: at 1,000 rows that is 1,000 key
+ * computations instead of ~20,000, and the comparisons stay in cache.
+ * Descending numeric keys are negated, so that one comparison serves both
+ * orders and ties still go by ascending TID.
+ */
+struct sort_ent {
+	union {
+		double num;
+		const char *comm;
+	} key;
+	uint32_t tid;
+	uint32_t row;
+};
+
+static int cmp_num(const void *pa, const void *pb)
+{
+	const struct sort_ent *a = pa, *b = pb;
+	int c = (a->key.num > b->key.num) - (a->key.num < b->key.num);
+
+	/* equal keys: always by TID, so the order never flickers */
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static int cmp_comm(const struct sort_ent *a, const struct sort_ent *b)
+{
+	return strncasecmp(a->key.comm, b->key.comm,
+			   sizeof(((struct csf_snap *)0)->comm));
+}
+
+static int cmp_comm_asc(const void *pa, const void *pb)
+{
+	const struct sort_ent *a = pa, *b = pb;
+	int c = cmp_comm(a, b);
+
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static int cmp_comm_desc(const void *pa, const void *pb)
+{
+	const struct sort_ent *a = pa, *b = pb;
+	int c = -cmp_comm(a, b);
+
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* Without memory for the entries: the same order, the slow way. */
 static const struct screen *sort_screen;
 static enum col sort_col;
 static int sort_desc;
@@ -730,7 +839,6 @@ static int cmp_rows(const void *pa, const void *pb)
 	}
 	if (sort_desc)
 		c = -c;
-	/* equal keys: always by TID, so the order never flickers */
 	if (!c)
 		c = (a->snap.tid > b->snap.tid) - (a->snap.tid < b->snap.tid);
 	return c;
@@ -739,15 +847,42 @@ static int cmp_rows(const void *pa, const void *pb)
 size_t model_select(const struct screen *s, const struct filter *f,
 		    enum col col, int desc, size_t *idx)
 {
+	struct sort_ent *ent;
 	size_t n = 0;
 
+	if (col >= COL_NR)
+		col = COL_DEFAULT_SORT;
 	for (size_t i = 0; i < s->nrows; i++)
 		if (filter_match(f, &s->rows[i]))
 			idx[n++] = i;
-	sort_screen = s;
-	sort_col = col < COL_NR ? col : COL_DEFAULT_SORT;
-	sort_desc = desc;
-	qsort(idx, n, sizeof(*idx), cmp_rows);
-	sort_screen = NULL;
+	/* one allocation per frame, freed right away: no churn per row */
+	ent = malloc((n ? n : 1) * sizeof(*ent));
+	if (!ent) {
+		sort_screen = s;
+		sort_col = col;
+		sort_desc = desc;
+		qsort(idx, n, sizeof(*idx), cmp_rows);
+		sort_screen = NULL;
+		return n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &s->rows[idx[i]];
+
+		if (col == COL_COMM) {
+			ent[i].key.comm = r->snap.comm;
+		} else {
+			double v = row_value(r, col);
+
+			/* -0.0 and 0.0 compare equal: ties stay by TID */
+			ent[i].key.num = desc ? -v : v;
+		}
+		ent[i].tid = r->snap.tid;
+		ent[i].row = (uint32_t)idx[i];
+	}
+	qsort(ent, n, sizeof(*ent), col != COL_COMM ? cmp_num :
+	      desc ? cmp_comm_desc : cmp_comm_asc);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = ent[i].row;
+	free(ent);
 	return n;
 }

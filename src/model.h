@@ -126,6 +126,16 @@ struct model {
 	struct screen frozen;		/* A: the last frozen screen */
 	struct screen diff;		/* B - A */
 	int have_frozen;
+	/*
+	 * Kept from frame to frame so that a sample allocates nothing once
+	 * they have grown: the live screen before last, whose arrays the next
+	 * sample reuses; the input in tid order; a set of tgids.
+	 */
+	struct screen spare;
+	const struct csf_snap **in;
+	size_t in_cap;
+	uint32_t *tgid_set;
+	size_t tgid_set_cap;
 };
 
 #define MODEL_LINGER_NS 2000000000ull	/* exited threads: 2 s */
@@ -187,6 +197,12 @@ size_t model_select(const struct screen *s, const struct filter *f,
 
 /* Numeric value of a column, what sorting and output use. */
 double row_value(const struct row *r, enum col col);
+/*
+ * The same as an integer, exact for the integer columns (ids, totals in ns,
+ * counts), where a double would round totals above 2^53 ns (104 days);
+ * shares and rates are truncated.
+ */
+uint64_t row_uvalue(const struct row *r, enum col col);
 /* Share of the interval spent in @state, 0..100. */
 double row_pct(const struct row *r, unsigned int state);
 /* Events per second over the interval. */

@@ -305,10 +305,9 @@ static void cell(const struct row *r, enum col c, char *buf, size_t len)
 {
 	switch (c) {
 	case COL_PID:
-		snprintf(buf, len, "%u", r->snap.tgid);
-		break;
 	case COL_TID:
-		snprintf(buf, len, "%u", r->snap.tid);
+	case COL_CPU:
+		fmt_uint(buf, len, row_uvalue(r, c));
 		break;
 	case COL_COMM:
 		snprintf(buf, len, "%.*s", (int)sizeof(r->snap.comm),
@@ -317,24 +316,9 @@ static void cell(const struct row *r, enum col c, char *buf, size_t len)
 	case COL_STATE:
 		snprintf(buf, len, "%s", view_state_name(row_state(r)));
 		break;
-	case COL_CPU:
-		snprintf(buf, len, "%u", r->snap.cpu);
-		break;
 	default:
-		switch (model_cols[c].kind) {
-		case COL_KIND_PCT:
-			fmt_pct(buf, len, row_value(r, c));
-			break;
-		case COL_KIND_NS:
-			fmt_dur(buf, len, (uint64_t)row_value(r, c));
-			break;
-		case COL_KIND_RATE:
-			fmt_rate(buf, len, row_value(r, c));
-			break;
-		default:
-			fmt_count(buf, len, (uint64_t)row_value(r, c));
-			break;
-		}
+		fmt_value(buf, len, r, c);
+		break;
 	}
 }
 

@@ -1,41 +1,87 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/bench/csftop_cost.sh - CPU time per frame of csftop -b against
-# top -H -b (and htop where installed) over the same N registered threads,
-# N = 10, 100, 1000.  A benchmark, not a test: it prints figures side by
-# side and always exits 0 when it could measure.
+# tests/bench/csftop_cost.sh - CPU time per frame of csftop -b (text and
+# CSV) against top -H -b (and htop where installed) over the same number N
+# of threads, N = 10, 100, 1000.  A benchmark, not a test: it prints
+# figures side by side and exits 0 when it could measure.
 #
-# Needs the real module (csf-demo must register threads): run it in the VM
-# (tests/vm/run.sh) or on a host that can load the module.  csftop,
-# csf-demo and cputime are looked for next to this script, in the build
-# tree (src/, tests/bench/) or named by $CSFTOP, $CSF_DEMO, $CPUTIME.
+# Two setups, chosen automatically (or CSF_COST_MODE=module|pages):
 #
-# Method: for each N, start csf-demo --idle K (its 8 working threads plus
-# K sleepers: N in all), then run each monitor for F frames and for 1
-# frame; (cpu(F) - cpu(1)) / (F - 1) is the cost of one frame without the
-# start-up.  csftop samples every 10 ms; top gets -d 0.1 (its CPU time per
-# frame does not depend on the interval, and it cannot keep 10 ms anyway).
-# The last column is csftop's load at a 10 ms interval, % of one CPU.
+#   module  the real module (the VM, tests/vm/run.sh, or a host that can
+#           load it): csf-demo --idle K registers N threads (its 8 working
+#           threads plus K sleepers); csftop maps their pages, top reads the
+#           same threads from /proc.
+#   pages   a host without the module: mkfakeroot writes N page-shaped
+#           files (CSF_ROOT), some of them with an open interval growing in
+#           real time like a live page, and csftop reads them through the
+#           library's same read path (map, seqcount copy, extrapolation);
+#           top reads N real sleeping threads of `sleepers N` from /proc.
+#           The figures are labelled as such: the pages are files in the
+#           page cache, not the module's pages.
 #
-#   usage: csftop_cost.sh [FRAMES]      (default 200)
+# csftop, csf-demo, cputime, sleepers and mkfakeroot are looked for next
+# to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
+# $CPUTIME, $SLEEPERS, $MKFAKEROOT.
+#
+# Method: run each monitor for F frames and for 1 frame; (cpu(F) - cpu(1))
+# / (F - 1) is the cost of one frame without start-up (cputime: user +
+# system time from wait4).  csftop samples every 10 ms, top every 0.1 s
+# (its CPU time per frame does not depend on the interval, and it cannot
+# keep 10 ms at 1,000 threads anyway).  A frame's cost includes waking up
+# for it.  "us/thr" is the cost per frame divided by N; the last lines give
+# the marginal cost of a thread, (cost(1000) - cost(10)) / 990, which
+# leaves out what a frame costs whatever N (the wake-up, the header).
+#
+#   usage: csftop_cost.sh [FRAMES]      (default 200; top: TOP_FRAMES, 50)
 
 F=${1:-200}
-[ "$F" -ge 2 ] 2>/dev/null || { echo "usage: csftop_cost.sh [FRAMES >= 2]" >&2; exit 2; }
+TF=${TOP_FRAMES:-50}
+[ "$F" -ge 2 ] 2>/dev/null && [ "$TF" -ge 2 ] 2>/dev/null ||
+	{ echo "usage: csftop_cost.sh [FRAMES >= 2]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
-find_prog() {	# find_prog VAR NAME: $VAR, next to us, or in the build tree
+work=$(mktemp -d "${TMPDIR:-/tmp}/csftop_cost.XXXXXX") || exit 1
+wl=
+cleanup() {
+	[ -n "$wl" ] && kill "$wl" 2>/dev/null && wait "$wl" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+find_prog() {	# find_prog VAR NAME [optional]: $VAR, next to us, build tree
 	eval "v=\${$1:-}"
 	if [ -n "$v" ]; then echo "$v"; return; fi
-	for p in "$here/$2" "$here/../../src/$2" "$(pwd)/src/$2" \
-		"$(pwd)/tests/bench/$2" "$(command -v "$2" 2>/dev/null)"; do
+	for p in "$here/$2" "$here/../../src/$2" "$here/../tui/$2" \
+		"$(pwd)/src/$2" "$(pwd)/tests/bench/$2" "$(pwd)/tests/tui/$2" \
+		"$(command -v "$2" 2>/dev/null)"; do
 		[ -x "$p" ] && { echo "$p"; return; }
 	done
+	[ -n "$3" ] && return
 	echo "csftop_cost.sh: $2 not found (set \$$1)" >&2
 	exit 1
 }
 CSFTOP=$(find_prog CSFTOP csftop) || exit 1
-CSF_DEMO=$(find_prog CSF_DEMO csf-demo) || exit 1
 CPUTIME=$(find_prog CPUTIME cputime) || exit 1
+
+mode=${CSF_COST_MODE:-}
+if [ -z "$mode" ]; then
+	if [ -n "${CSF_ROOT:-}" ] || [ -e /sys/fs/coarse_stat_fs/cpu ]; then
+		mode=module
+	else
+		mode=pages
+	fi
+fi
+case $mode in
+module)
+	CSF_DEMO=$(find_prog CSF_DEMO csf-demo) || exit 1 ;;
+pages)
+	SLEEPERS=$(find_prog SLEEPERS sleepers) || exit 1
+	MKFAKEROOT=$(find_prog MKFAKEROOT mkfakeroot opt)
+	[ -n "$MKFAKEROOT" ] || { echo "csftop_cost.sh: mkfakeroot not found: 'make check' or 'make tests/tui/mkfakeroot' builds it (or set \$MKFAKEROOT)" >&2; exit 1; } ;;
+*)
+	echo "csftop_cost.sh: CSF_COST_MODE is module or pages" >&2; exit 2 ;;
+esac
 
 # cpu_us COMMAND...: user + system microseconds of the command
 cpu_us() {
@@ -43,50 +89,122 @@ cpu_us() {
 	set -- $("$CPUTIME" "$@")
 	echo $(($1 + $2))
 }
-# per_frame COMMAND...: µs per frame; %N in it stands for the frame count
+# per_frame FRAMES COMMAND...: us per frame; %N in it is the frame count
 per_frame() {
+	frames=$1
+	shift
 	cmd=$*
 	# shellcheck disable=SC2046 # the command is split on purpose
-	many=$(cpu_us $(echo "$cmd" | sed "s/%N/$F/"))
+	many=$(cpu_us $(echo "$cmd" | sed "s/%N/$frames/"))
 	# shellcheck disable=SC2046
 	one=$(cpu_us $(echo "$cmd" | sed "s/%N/1/"))
-	echo $(((many - one) / (F - 1)))
+	echo $(((many - one) / (frames - 1)))
+}
+div() {	# div A B [FORMAT]: A / B, or - when B is 0 or missing
+	awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" \
+		'BEGIN { if (b + 0 > 0 && a != "") printf f, a / b; else printf "-" }'
+}
+
+# fake_spec N: N threads in 1 process per 10, every state, varied counters;
+# every other one open since now, so its bucket grows as time passes
+fake_spec() {
+	awk -v n="$1" 'BEGIN {
+		print "cpus 2"
+		print "cpu 0 busy=4000 idle=6000 csw=10000 user=3000 system=1000"
+		print "cpu 1 busy=2000 idle=7000 iowait=1000 csw=5000 user=1000 nice=500 system=500"
+		split("running runnable sleeping iowait blocked", st, " ")
+		for (i = 0; i < n; i++)
+			printf "thread %d %d worker-%d %s run=%d runnable=%d sleep=%d iowait=%d blocked=%d nvcsw=%d nivcsw=%d wakeups=%d migrations=%d cpu=%d%s\n",
+				10000 + i, 10000 + int(i / 10) * 10, i, st[i % 5 + 1],
+				(i * 37) % 9000, (i * 13) % 500, (i * 101) % 90000,
+				(i * 7) % 300, (i * 3) % 100, i * 11, i * 3, i * 11,
+				i % 50, i % 2, i % 2 ? " since=now" : ""
+	}'
 }
 
 top_kind=none
-if top -v 2>&1 | grep -q procps; then
+if top -V 2>&1 | grep -q procps; then
 	top_kind=procps
 elif command -v top > /dev/null; then
 	top_kind=other
 fi
+if command -v htop > /dev/null; then
+	htop_note="htop: installed, not measured (it has no batch mode to time frames with)"
+else
+	htop_note="htop: n/a (not installed)"
+fi
 
-echo "csftop_cost: CPU time per frame, $F frames, $(uname -r), $(nproc 2>/dev/null || echo ?) CPUs, clock $("$CSFTOP" -b -n 1 -o json 2>/dev/null | sed -n 's/.*"clock":"\([a-z]*\)".*/\1/p')"
-printf '%8s %16s %14s %8s %16s %18s\n' threads "csftop us/frame" "top us/frame" "ratio" "csftop us/thread" "csftop %CPU@10ms"
+clock=$("$CSFTOP" -b -n 1 -o json 2>/dev/null |
+	sed -n 's/.*"clock":"\([a-z]*\)".*/\1/p')
+echo "csftop_cost: CPU time per frame, csftop $F frames at -d 10, top $TF frames at -d 0.1"
+echo "  $(uname -r), $(nproc 2>/dev/null || echo ?) CPUs, $(top -V 2>&1 | head -n 1)"
+if [ "$mode" = pages ]; then
+	echo "  host without the module: csftop reads N page-shaped files (same read path, clock monotonic);"
+	echo "  top -H reads N real sleeping threads (+1 main thread) of one process from /proc"
+else
+	echo "  the module: csftop and top read the same csf-demo threads (clock ${clock:-?})"
+fi
+row='%7s %11s %11s %11s %9s %9s %9s %9s\n'
+# shellcheck disable=SC2059 # one format for all rows
+printf "$row" threads csftop csftop-csv "top -H" top/csft csft/thr \
+	top/thr csft%CPU
+# shellcheck disable=SC2059
+printf "$row" "" us/frame us/frame us/frame "" us us @10ms
 for n in 10 100 1000; do
-	idle=$((n > 8 ? n - 8 : 0))
-	"$CSF_DEMO" --idle "$idle" > "${TMPDIR:-/tmp}/csftop_cost.$$" 2>&1 &
-	demo=$!
-	i=0
-	while [ "$("$CSFTOP" -b -n 1 -o csv -p $demo 2>/dev/null | wc -l)" -lt $((n + 1)) ] &&
-	      [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	got=$(($("$CSFTOP" -b -n 1 -o csv -p $demo 2>/dev/null | wc -l) - 1))
-	c=$(per_frame "$CSFTOP" -b -n %N -d 10 -p $demo)
-	case $top_kind in
-	procps) t=$(per_frame top -H -b -n %N -d 0.1 -p $demo) ;;
-	*) t= ;;
-	esac
-	ratio=-
-	[ -n "$t" ] && [ "$c" -gt 0 ] && ratio=$(awk -v a="$t" -v b="$c" 'BEGIN { printf "%.1fx", a / b }')
-	printf '%8s %16s %14s %8s %16s %18s\n' "$got" "$c" "${t:-n/a}" "$ratio" \
-		"$(awk -v a="$c" -v n="$got" 'BEGIN { printf "%.2f", n ? a / n : 0 }')" \
-		"$(awk -v a="$c" 'BEGIN { printf "%.1f", a / 100 }')"
-	kill $demo
-	wait $demo 2>/dev/null
+	pflag=
+	if [ "$mode" = module ]; then
+		idle=$((n > 8 ? n - 8 : 0))
+		"$CSF_DEMO" --idle "$idle" > "$work/wl.out" 2>&1 &
+		wl=$!
+		i=0
+		while [ "$("$CSFTOP" -b -n 1 -o csv -p $wl 2>/dev/null | wc -l)" -lt $((n + 1)) ] &&
+		      [ $i -lt 300 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		got=$(($("$CSFTOP" -b -n 1 -o csv -p $wl 2>/dev/null | wc -l) - 1))
+		pflag="-p $wl"
+	else
+		root=$work/root$n
+		fake_spec $n | "$MKFAKEROOT" "$root" || exit 1
+		CSF_ROOT=$root
+		export CSF_ROOT
+		"$SLEEPERS" "$n" > "$work/wl.out" 2>&1 &
+		wl=$!
+		i=0
+		while ! grep -q ready "$work/wl.out" && [ $i -lt 300 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		got=$(($("$CSFTOP" -b -n 1 -o csv 2>/dev/null | wc -l) - 1))
+	fi
+	# shellcheck disable=SC2086 # $pflag is empty or two words
+	c=$(per_frame "$F" "$CSFTOP" -b -n %N -d 10 $pflag)
+	# shellcheck disable=SC2086
+	v=$(per_frame "$F" "$CSFTOP" -b -n %N -d 10 -o csv $pflag)
+	t=
+	[ $top_kind = procps ] && t=$(per_frame "$TF" top -H -b -n %N -d 0.1 -p $wl)
+	# shellcheck disable=SC2059
+	printf "$row" "$got" "$c" "$v" "${t:-n/a}" "$(div "$t" "$c" %.1fx)" \
+		"$(div "$c" "$got")" "$(div "$t" "$got")" \
+		"$(div "$c" 100 %.1f)"
+	eval "c_$n=\$c v_$n=\$v t_$n=\$t got_$n=\$got"
+	kill $wl
+	wait $wl 2>/dev/null
+	wl=
+	unset CSF_ROOT
 done
-rm -f "${TMPDIR:-/tmp}/csftop_cost.$$"
+# marginal cost of one more thread, from N = 10 to N = 1000
+# shellcheck disable=SC2154 # c_*, v_*, t_*, got_* are set by the eval above
+{
+span=$((got_1000 - got_10))
+mc=$(div $((c_1000 - c_10)) $span %.3f)
+mv=$(div $((v_1000 - v_10)) $span %.3f)
+mt=-
+[ -n "$t_1000" ] && [ -n "$t_10" ] && mt=$(div $((t_1000 - t_10)) $span %.3f)
+echo "per thread, marginal (cost(1000) - cost(10)) / $span: csftop $mc us, csftop-csv $mv us, top ${mt} us$( [ "$mt" != - ] && echo ", top/csftop $(div "$mt" "$mc" %.0f)x")"
+echo "csftop at 1000 threads and -d 10: $(div "$c_1000" 100 %.1f)% of one CPU (text), $(div "$v_1000" 100 %.1f)% (CSV)"
+}
 [ "$top_kind" = procps ] || echo "top: $top_kind (procps top -H -p is needed for the comparison)"
-command -v htop > /dev/null || echo "htop: not installed, not measured"
+echo "$htop_note"
 exit 0

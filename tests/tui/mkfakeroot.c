@@ -13,6 +13,7 @@
  *          steal= online=                   one CPU record
  *   thread TID TGID COMM STATE run= runnable= sleep= iowait= blocked=
  *          nvcsw= nivcsw= wakeups= migrations= cpu= registered=
+ *          since=now                        (optional, see below)
  *   gone TID                                the thread exits: its page reads
  *                                           EXITED, then the file goes
  *   # comment
@@ -25,6 +26,11 @@
  * treats now < state_since as 0) and totals are exactly what SPEC says.
  * csftop's script mode stamps samples with its own clock, so shares and
  * rates follow from the SPECs written between two ":sample" lines.
+ *
+ * since=now opens the thread's current state at the time of writing
+ * (CLOCK_MONOTONIC, the clock of CSF_CLOCK_MONO pages) instead: its bucket
+ * then grows as real time passes, like a live page, which the benchmark
+ * (tests/bench/csftop_cost.sh) wants and the screen tests must not use.
  *
  * Files are rewritten in place (pwrite, never rename), so csftop's existing
  * mappings see the new contents, as they would with the module.  The
@@ -39,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "coarse_stat_fs_abi.h"
@@ -90,6 +97,15 @@ static unsigned long long kv(const char *text, const char *key, int ms)
 	if (!p)
 		return 0;
 	return strtoull(p + strlen(pat), NULL, 10) * (ms ? MS : 1);
+}
+
+static unsigned long long mono_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
 }
 
 static int state_of(const char *name)
@@ -194,7 +210,9 @@ int main(int argc, char **argv)
 			p->abi_major = CSF_ABI_MAJOR;
 			p->abi_minor = CSF_ABI_MINOR;
 			p->state = (__u32)st;
-			p->state_since = st == CSF_STATE_EXITED ? 0 : FUTURE;
+			p->state_since = st == CSF_STATE_EXITED ? 0 :
+					 strstr(line, " since=now") ?
+					 mono_now_ns() : FUTURE;
 			p->time[CSF_STATE_RUNNING] = kv(line, "run", 1);
 			p->time[CSF_STATE_RUNNABLE] = kv(line, "runnable", 1);
 			p->time[CSF_STATE_SLEEPING] = kv(line, "sleep", 1);

@@ -4,15 +4,20 @@
  * column both ways, filters, freeze, diff, rates across counter resets and
  * exited threads.  Deterministic: no pages, no clock, no curses.  Times are
  * CSF_CLOCK_MONO ticks, i.e. nanoseconds, so the conversion is the identity.
+ * And the numbers the model's values become (src/fmt.c): byte for byte what
+ * printf printed before fmt.c stopped calling it.
  */
 #include <config.h>
 
 #include <check.h>
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "src/fmt.h"
 #include "src/model.h"
 
 #define MS 1000000ull
@@ -665,6 +670,180 @@ START_TEST(test_cpu_counter_reset_and_quiet_stat)
 }
 END_TEST
 
+/* --- number formatting ---------------------------------------------- */
+
+/* Deterministic pseudo-random numbers (xorshift64), reproducible runs. */
+static uint64_t rnd_state = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* A double spread over many magnitudes, often near a rounding tie. */
+static double rnd_value(void)
+{
+	double v;
+
+	switch (rnd() % 6) {
+	case 0:		/* uniform 0..100, like shares */
+		v = (double)(rnd() >> 11) / (double)(1ull << 53) * 100;
+		break;
+	case 1:		/* an exact tie of one to three decimals */
+		v = ((double)(rnd() % 2000000) + 0.5) / 1000;
+		break;
+	case 2:		/* a decimal with few digits, as a ratio makes it */
+		v = (double)(rnd() % 1000000) / 1e3;
+		break;
+	case 3:		/* next to a tie, either side */
+		v = ((double)(rnd() % 100000) + 0.5) / 100;
+		v = nextafter(v, rnd() % 2 ? 0 : 1e9);
+		break;
+	case 4:		/* any magnitude from 2^-40 to 2^60 */
+		v = ldexp((double)(rnd() >> 11) / (double)(1ull << 53),
+			  (int)(rnd() % 100) - 40);
+		break;
+	default:	/* a ratio of integers, like row_pct() */
+		v = 100.0 * (double)(rnd() % 1000000) /
+		    (double)(rnd() % 1000000 + 1);
+		break;
+	}
+	return rnd() % 16 ? v : -v;
+}
+
+START_TEST(test_fmt_fixed_is_printf)
+{
+	static const double special[] = {
+		0.0, -0.0, 0.05, 0.15, 0.25, 0.35, 0.45, 0.5, 1.5, 2.5,
+		99.95, 99.949999999999989, 9999.5, 0.0005, 0.0015, 1e-300,
+		4.9e-324, 4503599627370495.5, 4503599627370496.0, 1e300,
+		HUGE_VAL, -HUGE_VAL, NAN,
+	};
+	char want[512], got[FMT_BUFSZ];
+
+	for (unsigned int d = 0; d <= 3; d++)
+		for (size_t i = 0; i < sizeof(special) / sizeof(special[0]);
+		     i++) {
+			snprintf(want, sizeof(want), "%.*f", (int)d,
+				 special[i]);
+			fmt_fixed(got, sizeof(got), special[i], d);
+			if (strlen(want) < sizeof(got))
+				ck_assert_str_eq(got, want);
+		}
+	for (int i = 0; i < 100000; i++) {
+		double v = rnd_value();
+		unsigned int d = (unsigned int)(rnd() % 4);
+
+		snprintf(want, sizeof(want), "%.*f", (int)d, v);
+		fmt_fixed(got, sizeof(got), v, d);
+		if (strlen(want) < sizeof(got))
+			ck_assert_msg(!strcmp(got, want), "%.17g %%.%uf: %s, "
+				      "printf %s", v, d, got, want);
+	}
+}
+END_TEST
+
+/* The printf forms fmt.c replaced, kept here as the reference. */
+static void ref_dur(char *buf, size_t len, uint64_t ns)
+{
+	unsigned long long s = ns / 1000000000ull;
+
+	if (ns < 1000)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else if (ns < 999950)
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+	else if (ns < 999950000)
+		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else if (ns < 99995000000ull)
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	else if (s < 3600)
+		snprintf(buf, len, "%llum%02llus", s / 60, s % 60);
+	else if (s < 3600ull * 1000)
+		snprintf(buf, len, "%lluh%02llum", s / 3600, s / 60 % 60);
+	else
+		snprintf(buf, len, "%llud", s / 86400);
+}
+
+static void ref_rate(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		v = 0;
+	if (v < 9999.5)
+		snprintf(buf, len, v < 99.95 ? "%.1f" : "%.0f", v);
+	else if (v < 9999.5e3)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else if (v < 9999.5e6)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else
+		snprintf(buf, len, "%.1fG", v / 1e9);
+}
+
+static void ref_count(char *buf, size_t len, uint64_t n)
+{
+	if (n < 10000000)
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	else if (n < 10000000000ull)
+		snprintf(buf, len, "%.1fM", (double)n / 1e6);
+	else
+		snprintf(buf, len, "%.1fG", (double)n / 1e9);
+}
+
+/* A duration or count over many magnitudes, often on a unit's edge. */
+static uint64_t rnd_u64(void)
+{
+	static const uint64_t edges[] = {
+		999, 1000, 1050, 999949, 999950, 999950000, 99995000000ull,
+		3600000000000ull, 3600000000000000ull, 9999999, 10000000,
+		10000000000ull, 5, 0,
+	};
+	uint64_t v = rnd() >> (rnd() % 64);
+
+	if (rnd() % 8 == 0)
+		v = edges[rnd() % (sizeof(edges) / sizeof(edges[0]))] +
+		    rnd() % 3 - 1;
+	return v;
+}
+
+START_TEST(test_fmt_columns_are_printf)
+{
+	char want[64], got[FMT_BUFSZ];
+
+	for (int i = 0; i < 50000; i++) {
+		uint64_t u = rnd_u64();
+		double v = rnd_value() * (double)(1ull << (rnd() % 40));
+
+		ref_dur(want, sizeof(want), u);
+		fmt_dur(got, sizeof(got), u);
+		ck_assert_msg(!strcmp(got, want), "dur %llu: %s, printf %s",
+			      (unsigned long long)u, got, want);
+		ref_count(want, sizeof(want), u);
+		fmt_count(got, sizeof(got), u);
+		ck_assert_msg(!strcmp(got, want), "count %llu: %s, printf %s",
+			      (unsigned long long)u, got, want);
+		ref_rate(want, sizeof(want), v);
+		fmt_rate(got, sizeof(got), v);
+		ck_assert_msg(!strcmp(got, want), "rate %.17g: %s, printf %s",
+			      v, got, want);
+		snprintf(want, sizeof(want), "%.1f",
+			 v < 0 ? 0 : v > 100 ? 100 : v);
+		fmt_pct(got, sizeof(got), v);
+		ck_assert_msg(!strcmp(got, want), "pct %.17g: %s, printf %s",
+			      v, got, want);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)u);
+		fmt_uint(got, sizeof(got), u);
+		ck_assert_str_eq(got, want);
+	}
+	/* truncated like snprintf */
+	ck_assert_uint_eq(fmt_dur(got, 4, 123456789), 3);
+	ck_assert_str_eq(got, "123");
+	ck_assert_uint_eq(fmt_uint(got, 1, 42), 0);
+	ck_assert_str_eq(got, "");
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -706,6 +885,11 @@ static Suite *model_suite(void)
 	tcase_add_test(t, test_diff_exited_after_linger);
 	tcase_add_test(t, test_diff_sortable_and_filterable);
 	tcase_add_test(t, test_diff_back_to_live);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("fmt");
+	tcase_add_test(t, test_fmt_fixed_is_printf);
+	tcase_add_test(t, test_fmt_columns_are_printf);
 	suite_add_tcase(s, t);
 	return s;
 }
