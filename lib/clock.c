@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * clock.c - the cpu page's header, read once per process, and the clock it
- * announces: csf_rdtsc(), csf_clock(), csf_ticks_to_ns().
+ * announces: csf_rdtsc(), csf_clock(), csf_clock_hz(), csf_ticks_to_ns(),
+ * csf_ns_to_ticks().
  */
 #include "config.h"
 
@@ -87,6 +88,7 @@ static int csf_cpu_map(void)
 	csf_cpu.record_size = h->record_size;
 	csf_cpu.nr_cpus = h->nr_cpus;
 	csf_cpu.clock = h->clock;
+	csf_cpu.clock_hz = h->clock_hz;
 	csf_cpu.clock_mult = h->clock_mult;
 	csf_cpu.clock_shift = h->clock_shift;
 	return 0;
@@ -143,4 +145,18 @@ CSF_PUBLIC uint64_t csf_ticks_to_ns(uint64_t ticks)
 		return ticks;
 	return (uint64_t)(((unsigned __int128)ticks * csf_cpu.clock_mult) >>
 			  csf_cpu.clock_shift);
+}
+
+/* Through clock_hz, not mult/shift: mult/shift only go one way exactly. */
+CSF_PUBLIC uint64_t csf_ns_to_ticks(uint64_t ns)
+{
+	if (csf_cpu_init() || !csf_cpu.clock_hz)
+		return ns;
+	return (uint64_t)((unsigned __int128)ns * csf_cpu.clock_hz /
+			  1000000000u);
+}
+
+CSF_PUBLIC uint64_t csf_clock_hz(void)
+{
+	return csf_cpu_init() ? 0 : csf_cpu.clock_hz;
 }

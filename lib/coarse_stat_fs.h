@@ -110,6 +110,16 @@ int csf_clock(void);
 uint64_t csf_ticks_to_ns(uint64_t ticks);
 
 /*
+ * csf_ns_to_ticks - convert nanoseconds to clock ticks, e.g. the "slow"
+ * threshold a program compares csf_rdtsc() differences with.  Without the
+ * module @ns is returned unchanged.
+ */
+uint64_t csf_ns_to_ticks(uint64_t ns);
+
+/* csf_clock_hz - ticks per second of the pages' clock; 0 without the module. */
+uint64_t csf_clock_hz(void);
+
+/*
  * csf_snap_delta - @after minus @before, in nanoseconds.  Both must be of
  * the same thread (same tid and registration) and @after not older than
  * @before, with no counter going back: otherwise -EINVAL.  wall_ns equals

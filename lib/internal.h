@@ -36,6 +36,7 @@ struct csf_cpu_info {
 	uint32_t record_size;
 	uint32_t nr_cpus;
 	uint32_t clock;			/* enum csf_clock */
+	uint64_t clock_hz;
 	uint32_t clock_mult;
 	uint32_t clock_shift;
 };

@@ -2,7 +2,7 @@
 /*
  * The clock: csf_rdtsc() reads what the cpu header announces (the TSC
  * before any header on x86-64), csf_ticks_to_ns() applies its mult/shift
- * with a 128-bit product.
+ * with a 128-bit product, csf_ns_to_ticks() goes back through clock_hz.
  */
 #include "config.h"
 
@@ -86,10 +86,32 @@ START_TEST(ticks_to_ns_uses_mult_and_shift)
 }
 END_TEST
 
+START_TEST(ns_to_ticks_uses_clock_hz)
+{
+	const char *root = fake_root_new();
+	struct csf_cpu_header h;
+
+	fake_cpu_header(&h, 1, CSF_CLOCK_TSC);
+	h.clock_hz = 2000000000u;	/* mult/shift below say the same */
+	h.clock_mult = 1u << 31;
+	h.clock_shift = 32;
+	fake_write_cpu(root, &h, NULL);
+	ck_assert_uint_eq(csf_clock_hz(), 2000000000u);
+	ck_assert_uint_eq(csf_ns_to_ticks(500), 1000);
+	ck_assert_uint_eq(csf_ns_to_ticks(1000000), 2000000);
+	/* an hour of ns times 2e9 overflows 64 bits; the result does not */
+	ck_assert_uint_eq(csf_ns_to_ticks(3600000000000ull), 7200000000000ull);
+	ck_assert_uint_eq(csf_ticks_to_ns(csf_ns_to_ticks(123456789)),
+			  123456789);
+}
+END_TEST
+
 START_TEST(ticks_to_ns_without_module_is_identity)
 {
 	fake_root_new();	/* empty: no cpu file */
 	ck_assert_uint_eq(csf_ticks_to_ns(12345), 12345);
+	ck_assert_uint_eq(csf_ns_to_ticks(12345), 12345);
+	ck_assert_uint_eq(csf_clock_hz(), 0);
 	ck_assert_int_eq(csf_clock(), -ENOENT);
 }
 END_TEST
@@ -105,6 +127,7 @@ int main(void)
 	tcase_add_test(tc, tsc_clock_reads_the_tsc);
 #endif
 	tcase_add_test(tc, ticks_to_ns_uses_mult_and_shift);
+	tcase_add_test(tc, ns_to_ticks_uses_clock_hz);
 	tcase_add_test(tc, ticks_to_ns_without_module_is_identity);
 	suite_add_tcase(s, tc);
 	return fake_run(s);
