@@ -431,7 +431,10 @@ static int csf_init_fs_context(struct fs_context *fc)
 	return 0;
 }
 
-/* .owner pins the module while any superblock exists: rmmod gets EBUSY. */
+/*
+ * .owner pins the module while any superblock exists: delete_module() fails
+ * with EWOULDBLOCK (rmmod says "Resource temporarily unavailable").
+ */
 static struct file_system_type csf_fs_type = {
 	.owner = THIS_MODULE,
 	.name = CSF_FS_NAME,
