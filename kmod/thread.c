@@ -205,46 +205,74 @@ static inline u32 csf_sleep_state(struct task_struct *p, unsigned int state)
 	return CSF_STATE_BLOCKED;
 }
 
+/*
+ * Writers of a page hold the thread's lock, then make the sequence count
+ * odd.  NULL when the thread has exited: EXITED is terminal and later
+ * events of the dying task change nothing.
+ */
+static __always_inline struct csf_thread_page *
+csf_page_begin(struct csf_thread *t)
+{
+	lockdep_assert_held(&t->lock);
+	if (t->tp->state == CSF_STATE_EXITED)
+		return NULL;
+	csf_write_begin(&t->tp->seq);
+	return t->tp;
+}
+
+static __always_inline void csf_page_end(struct csf_thread_page *tp)
+{
+	csf_write_end(&tp->seq);
+}
+
+/* Every transition closes the open interval first: totals always add up. */
+static __always_inline void csf_page_enter(struct csf_thread_page *tp,
+					   u32 state, u64 now)
+{
+	csf_close_interval(&tp->time[tp->state], &tp->state_since, now);
+	tp->state = state;
+}
+
 static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
 			   struct task_struct *prev, unsigned int prev_state)
 {
-	struct csf_thread_page *tp = t->tp;
+	/* The kernel's own rule for nvcsw/nivcsw in __schedule(). */
 	bool voluntary = !preempt && prev_state != TASK_RUNNING;
-	u32 state;
+	struct csf_thread_page *tp;
+	unsigned long flags;
 
-	if (voluntary && READ_ONCE(prev->__state) != TASK_RUNNING)
-		state = csf_sleep_state(prev, prev_state);
-	else
-		state = CSF_STATE_RUNNABLE;
-
-	raw_spin_lock(&t->lock);
-	if (tp->state != CSF_STATE_EXITED) {
-		csf_write_begin(&tp->seq);
-		csf_close_interval(&tp->time[tp->state], &tp->state_since, now);
-		tp->state = state;
+	raw_spin_lock_irqsave(&t->lock, flags);
+	tp = csf_page_begin(t);
+	if (tp) {
+		/* A pending signal keeps a voluntary sleeper runnable. */
+		if (voluntary && READ_ONCE(prev->__state) != TASK_RUNNING)
+			csf_page_enter(tp, csf_sleep_state(prev, prev_state),
+				       now);
+		else
+			csf_page_enter(tp, CSF_STATE_RUNNABLE, now);
 		if (voluntary)
 			tp->nvcsw++;
 		else
 			tp->nivcsw++;
 		memcpy(tp->comm, prev->comm, sizeof(tp->comm) - 1);
-		csf_write_end(&tp->seq);
+		csf_page_end(tp);
 	}
-	raw_spin_unlock(&t->lock);
+	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
-static void csf_switch_in(struct csf_thread *t, u64 now, int cpu)
+static void csf_switch_in(struct csf_thread *t, u64 now)
 {
-	struct csf_thread_page *tp = t->tp;
+	struct csf_thread_page *tp;
+	unsigned long flags;
 
-	raw_spin_lock(&t->lock);
-	if (tp->state != CSF_STATE_EXITED) {
-		csf_write_begin(&tp->seq);
-		csf_close_interval(&tp->time[tp->state], &tp->state_since, now);
-		tp->state = CSF_STATE_RUNNING;
-		tp->cpu = cpu;
-		csf_write_end(&tp->seq);
+	raw_spin_lock_irqsave(&t->lock, flags);
+	tp = csf_page_begin(t);
+	if (tp) {
+		csf_page_enter(tp, CSF_STATE_RUNNING, now);
+		tp->cpu = smp_processor_id();
+		csf_page_end(tp);
 	}
-	raw_spin_unlock(&t->lock);
+	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
 /* sched_switch: runqueue lock held, IRQs off. */
@@ -258,9 +286,10 @@ void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
 		csf_switch_out(t, now, preempt, prev, prev_state);
 	t = csf_thread_find(next);
 	if (t)
-		csf_switch_in(t, now, smp_processor_id());
+		csf_switch_in(t, now);
 }
 
+/* May run on any CPU, under p->pi_lock and a runqueue lock. */
 void csf_thread_wakeup(struct task_struct *p)
 {
 	struct csf_thread *t = csf_thread_find(p);
@@ -269,17 +298,17 @@ void csf_thread_wakeup(struct task_struct *p)
 
 	if (!t)
 		return;
-	tp = t->tp;
 	raw_spin_lock_irqsave(&t->lock, flags);
-	if (tp->state == CSF_STATE_SLEEPING || tp->state == CSF_STATE_IOWAIT ||
-	    tp->state == CSF_STATE_BLOCKED) {
-		csf_write_begin(&tp->seq);
-		csf_close_interval(&tp->time[tp->state], &tp->state_since,
-				   csf_now());
-		tp->state = CSF_STATE_RUNNABLE;
+	tp = csf_page_begin(t);
+	/* Woken before it got off its CPU, it never slept: nothing to end. */
+	if (tp && (tp->state == CSF_STATE_SLEEPING ||
+		   tp->state == CSF_STATE_IOWAIT ||
+		   tp->state == CSF_STATE_BLOCKED)) {
+		csf_page_enter(tp, CSF_STATE_RUNNABLE, csf_now());
 		tp->wakeups++;
-		csf_write_end(&tp->seq);
 	}
+	if (tp)
+		csf_page_end(tp);
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
@@ -291,12 +320,11 @@ void csf_thread_migrate(struct task_struct *p)
 
 	if (!t)
 		return;
-	tp = t->tp;
 	raw_spin_lock_irqsave(&t->lock, flags);
-	if (tp->state != CSF_STATE_EXITED) {
-		csf_write_begin(&tp->seq);
+	tp = csf_page_begin(t);
+	if (tp) {
 		tp->migrations++;
-		csf_write_end(&tp->seq);
+		csf_page_end(tp);
 	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
@@ -310,16 +338,15 @@ void csf_thread_exit(struct task_struct *p)
 
 	if (!t)
 		return;
-	tp = t->tp;
 	raw_spin_lock_irqsave(&t->lock, flags);
-	if (tp->state != CSF_STATE_EXITED) {
-		csf_write_begin(&tp->seq);
-		csf_close_interval(&tp->time[tp->state], &tp->state_since,
-				   csf_now());
-		tp->state = CSF_STATE_EXITED;
-		csf_write_end(&tp->seq);
+	tp = csf_page_begin(t);
+	if (tp) {
+		csf_page_enter(tp, CSF_STATE_EXITED, csf_now());
+		csf_page_end(tp);
 	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
+	if (!tp)
+		return;
 
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
 	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));

@@ -160,19 +160,13 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("thread_counters");
-	TCase *tc = tcase_create("counters");
-	SRunner *sr;
-	int failed;
+	const TTest *const tests[] = {
+		switches_match_proc_status,
+		wakeups_match_sleeps,
+		affinity_moves_are_migrations,
+		identity,
+		NULL,
+	};
 
-	tcase_add_test(tc, switches_match_proc_status);
-	tcase_add_test(tc, wakeups_match_sleeps);
-	tcase_add_test(tc, affinity_moves_are_migrations);
-	tcase_add_test(tc, identity);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return vm_run_tests("thread_counters", tests);
 }

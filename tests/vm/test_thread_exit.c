@@ -319,19 +319,13 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("thread_exit");
-	TCase *tc = tcase_create("exit");
-	SRunner *sr;
-	int failed;
+	const TTest *const tests[] = {
+		exited_page_stays_readable,
+		churn_returns_memory,
+		fork_child_registers_itself,
+		cap_gives_enospc,
+		NULL,
+	};
 
-	tcase_add_test(tc, exited_page_stays_readable);
-	tcase_add_test(tc, churn_returns_memory);
-	tcase_add_test(tc, fork_child_registers_itself);
-	tcase_add_test(tc, cap_gives_enospc);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return vm_run_tests("thread_exit", tests);
 }

@@ -152,18 +152,12 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("thread_security");
-	TCase *tc = tcase_create("security");
-	SRunner *sr;
-	int failed;
+	const TTest *const tests[] = {
+		other_users_cannot_map,
+		pages_cannot_be_written,
+		dontneed_refaults,
+		NULL,
+	};
 
-	tcase_add_test(tc, other_users_cannot_map);
-	tcase_add_test(tc, pages_cannot_be_written);
-	tcase_add_test(tc, dontneed_refaults);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return vm_run_tests("thread_security", tests);
 }

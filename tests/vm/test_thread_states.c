@@ -236,21 +236,15 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("thread_states");
-	TCase *tc = tcase_create("states");
-	SRunner *sr;
-	int failed;
+	const TTest *const tests[] = {
+		spinning_is_running,
+		sleeping_is_sleeping,
+		contending_is_runnable,
+		direct_io_is_iowait,
+		vfork_parent_is_blocked,
+		totals_add_up_since_registration,
+		NULL,
+	};
 
-	tcase_add_test(tc, spinning_is_running);
-	tcase_add_test(tc, sleeping_is_sleeping);
-	tcase_add_test(tc, contending_is_runnable);
-	tcase_add_test(tc, direct_io_is_iowait);
-	tcase_add_test(tc, vfork_parent_is_blocked);
-	tcase_add_test(tc, totals_add_up_since_registration);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return vm_run_tests("thread_states", tests);
 }

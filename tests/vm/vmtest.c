@@ -323,3 +323,20 @@ int vm_as_nobody(int (*fn)(void *), void *arg)
 		return -1;
 	return WEXITSTATUS(status);
 }
+
+int vm_run_tests(const char *name, const TTest *const *tests)
+{
+	Suite *s = suite_create(name);
+	TCase *tc = tcase_create(name);
+	SRunner *sr;
+	int failed;
+
+	for (; *tests; tests++)
+		tcase_add_test(tc, *tests);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -16,6 +16,7 @@
 #ifndef CSF_VMTEST_H
 #define CSF_VMTEST_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -89,6 +90,12 @@ void vm_sleep_ms(unsigned int ms);
  * what @fn returned (0..255), or -1 if the child died.
  */
 int vm_as_nobody(int (*fn)(void *), void *arg);
+
+/*
+ * Run @tests (NULL-terminated) as suite @name, one test case, libcheck's
+ * verbosity from the environment; the exit status for main().
+ */
+int vm_run_tests(const char *name, const TTest *const *tests);
 
 /* A dmesg-like line on the test output, for context in failure reports. */
 void vm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
