@@ -22,7 +22,7 @@
 #
 # csftop, csf-demo, cputime, sleepers and mkfakeroot are looked for next
 # to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
-# $CPUTIME, $SLEEPERS, $MKFAKEROOT.
+# $CPUTIME, $SLEEPERS, $MKFAKEROOT; top is $TOP (default: top on PATH).
 #
 # Method: run each monitor for F frames and for 1 frame; (cpu(F) - cpu(1))
 # / (F - 1) is the cost of one frame without start-up (cputime: user +
@@ -122,10 +122,16 @@ fake_spec() {
 	}'
 }
 
+# $TOP: procps top by path where a shell prefers its own applets (busybox
+# sh in the VM runs its built-in top for a bare "top")
+TOP=${TOP:-top}
 top_kind=none
-if top -V 2>&1 | grep -q procps; then
+if "$TOP" -V 2>&1 | grep -q procps; then
 	top_kind=procps
-elif command -v top > /dev/null; then
+	# it needs a terminfo entry, even in batch mode ("dumb")
+	"$TOP" -b -n 1 > /dev/null 2>&1 ||
+		top_kind="procps, but '$TOP -b -n 1' fails: $("$TOP" -b -n 1 2>&1 | head -n 1)"
+elif command -v "$TOP" > /dev/null; then
 	top_kind=other
 fi
 if command -v htop > /dev/null; then
@@ -137,7 +143,7 @@ fi
 clock=$("$CSFTOP" -b -n 1 -o json 2>/dev/null |
 	sed -n 's/.*"clock":"\([a-z]*\)".*/\1/p')
 echo "csftop_cost: CPU time per frame, csftop $F frames at -d 10, top $TF frames at -d 0.1"
-echo "  $(uname -r), $(nproc 2>/dev/null || echo ?) CPUs, $(top -V 2>&1 | head -n 1)"
+echo "  $(uname -r), $(nproc 2>/dev/null || echo ?) CPUs, $("$TOP" -V 2>&1 | head -n 1)"
 if [ "$mode" = pages ]; then
 	echo "  host without the module: csftop reads N page-shaped files (same read path, clock monotonic);"
 	echo "  top -H reads N real sleeping threads (+1 main thread) of one process from /proc"
@@ -183,7 +189,7 @@ for n in 10 100 1000; do
 	# shellcheck disable=SC2086
 	v=$(per_frame "$F" "$CSFTOP" -b -n %N -d 10 -o csv $pflag)
 	t=
-	[ $top_kind = procps ] && t=$(per_frame "$TF" top -H -b -n %N -d 0.1 -p $wl)
+	[ "$top_kind" = procps ] && t=$(per_frame "$TF" "$TOP" -H -b -n %N -d 0.1 -p $wl)
 	# shellcheck disable=SC2059
 	printf "$row" "$got" "$c" "$v" "${t:-n/a}" "$(div "$t" "$c" %.1fx)" \
 		"$(div "$c" "$got")" "$(div "$t" "$got")" \

@@ -3,20 +3,28 @@
 #
 # /init of the test VM; tests/vm/run.sh packs it with /etc/csf-vm.conf.
 #
+# CSF_VM_RUN=test: per clock mode, load and mount the module, run the guest
+# programs (/tests/test_*), then the guest scripts (/tests/guest_*.sh, with
+# busybox sh), then test_lifecycle, unmount and unload.
 # Every line meant for the host starts with "csf-vm: ".  Results are
-# "csf-vm: [MODE/PROGRAM] <libcheck line>"; the shell's own checks (load,
-# mount, unmount, unload) are reported the same way as program "init".
+# "csf-vm: [MODE/PROGRAM] <libcheck line>" (a script's PROGRAM is its name
+# without .sh); the shell's own checks (load, mount, unmount, unload) are
+# reported the same way as program "init".
 # The run ends with dmesg between "csf-vm: DMESG BEGIN" and "csf-vm: DMESG
 # END", then "csf-vm: END" and a power-off.
+# CSF_VM_RUN=demo: csf-demo in the background and csftop on the console.
+# CSF_VM_RUN=bench: the benchmarks of tests/bench, as "csf-vm: [bench]"
+# lines.
 
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/ TERM=linux
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin:/tests HOME=/ TERM=linux
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 
 CSF_VM_RUN=test CSF_VM_MODES="mono tsc" CSF_VM_TESTS= CSF_VM_VIRTIO=
-CSF_VM_HAVE_KO=yes CSF_VM_INTERACTIVE=no
+CSF_VM_SCRIPTS= CSF_VM_HAVE_KO=yes CSF_VM_INTERACTIVE=no
+CSF_VM_TERM=linux CSF_VM_ROWS= CSF_VM_COLS=
 . /etc/csf-vm.conf
 
 ROOT=/sys/fs/coarse_stat_fs
@@ -102,28 +110,109 @@ done
 check "virtio disk /dev/vda present" wait_dev /dev/vda
 ck_end
 
-# ---- demo ------------------------------------------------------------------
+# ---- demo: csftop over csf-demo on the console ---------------------------
+# has_terminfo NAME: ncurses will find NAME's description.
+has_terminfo() {
+	first=$(echo "$1" | cut -c1)
+	for d in /etc/terminfo /lib/terminfo /usr/share/terminfo; do
+		[ -f "$d/$first/$1" ] && return 0
+	done
+	return 1
+}
 if [ "$CSF_VM_RUN" = demo ]; then
+	dmesg -n 1	# no kernel messages over csftop
 	insmod $KO && { mounted || mount -t coarse_stat_fs none $ROOT; }
 	export CSF_CLOCK=auto
-	# Something to see: CPU 0 runs a busy loop, CPU 1 idles.
-	taskset 1 sh -c 'while :; do :; done' &
-	spin=$!
-	echo "demo: a shell loop spins on CPU 0; CPU 1 is idle"
-	/tests/cpu_table
-	kill $spin
+	csf-demo --io-file $CSF_VM_DISK >/tmp/csf-demo.out 2>&1 &
+	demo=$!
+	i=0
+	while ! grep -q registered /tmp/csf-demo.out && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	if [ "$CSF_VM_INTERACTIVE" = yes ]; then
-		echo
-		echo "coarse_stat_fs is mounted at $ROOT; /tests/cpu_table shows the cpu page."
-		echo "Exit the shell (exit or ^D) to power the VM off."
-		setsid cttyhack sh -l
+		# The caller's terminal type when its description is here,
+		# else the closest one that is.
+		TERM=$CSF_VM_TERM
+		if ! has_terminfo "$TERM"; then
+			case $TERM in
+			*256color*) TERM=xterm-256color ;;
+			xterm*|rxvt*|*konsole*|*gnome*|alacritty*|kitty*|foot*) TERM=xterm ;;
+			screen*|tmux*) TERM=screen ;;
+			*) TERM=vt100 ;;
+			esac
+		fi
+		export TERM
+		size=
+		[ -n "$CSF_VM_ROWS" ] && [ -n "$CSF_VM_COLS" ] &&
+			size="stty rows $CSF_VM_ROWS cols $CSF_VM_COLS;"
+		# csftop on the console, its controlling terminal, in a session of
+		# its own (^C reaches it); quitting it powers the VM off.
+		setsid cttyhack sh -c "$size exec csftop"
+	else
+		echo "csf-demo: $(cat /tmp/csf-demo.out)"
+		csftop -b -n 5 -d 200
 	fi
+	kill $demo
 	poweroff -f
 	sleep 10
 fi
 
+# ---- bench: figures, no judging (tests/bench/run.sh prints them) ----------
+bsay() { echo "csf-vm: [bench] $*"; }
+# median of the numbers on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# pingpong ARGS: ns per round trip, both threads on CPU 0 (a switch per
+# hop, no IPI: the steadiest figure TCG gives)
+pingpong_ns() {
+	taskset 1 pingpong -n 20000 "$@" 2>&1 | sed -nE 's/.* ([0-9]+) ns per round trip/\1/p'
+}
+bench_load() {	# bench_load CLOCK: the module loaded and mounted
+	insmod $KO clock=$1 && { mounted || mount -t coarse_stat_fs none $ROOT; }
+}
+bench_unload() {
+	mounted && umount $ROOT
+	loaded && rmmod coarse_stat_fs
+}
+if [ "$CSF_VM_RUN" = bench ]; then
+	dmesg -n 1
+	bsay "guest: $(uname -r), $(nproc) vCPUs (qemu TCG, single-threaded), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	bsay ""
+	bsay "== pingpong: two threads on CPU 0 bounce a byte over pipes (ns per round trip; 5 rounds, the three cases in turn) =="
+	r0='' r1='' r2=''
+	for i in 1 2 3 4 5; do
+		r0="$r0 $(pingpong_ns)"
+		bench_load tsc
+		r1="$r1 $(pingpong_ns)"
+		r2="$r2 $(pingpong_ns -r)"
+		bench_unload
+	done
+	bsay "$(printf '%-38s %8s  %s' "module" "median" "runs")"
+	for row in "not loaded:$r0" "loaded, no thread registered:$r1" \
+		"loaded, both threads registered (-r):$r2"; do
+		runs=${row#*:}
+		med=$(echo $runs | tr ' ' '\n' | grep -E '^[0-9]+$' | median)
+		bsay "$(printf '%-38s %8s  %s' "${row%%:*}" "${med:-?}" "$runs")"
+	done
+	for clock in tsc mono; do
+		bsay ""
+		bsay "== bench_snap: the real module, clock=$clock (ns per call) =="
+		bench_load $clock
+		bench_snap -n 200000 2>&1 | while IFS= read -r line; do bsay "$line"; done
+		bench_unload
+	done
+	bsay ""
+	bsay "== csftop_cost.sh: the real module (clock=tsc), csf-demo threads, vs procps top -H -b =="
+	bench_load tsc
+	(cd /tmp && TOP=/usr/bin/top TOP_FRAMES=${CSF_BENCH_TOP_FRAMES:-5} sh /tests/csftop_cost.sh ${CSF_BENCH_FRAMES:-100} 2>&1) |
+		while IFS= read -r line; do bsay "$line"; done
+	bench_unload
+	finish
+fi
+
 # ---- tests, once per clock mode --------------------------------------------
-# test_lifecycle unloads and reloads the module: it runs last.
+# test_lifecycle unloads and reloads the module: it runs last, after the
+# guest scripts.
 tests=
 last=
 for t in $CSF_VM_TESTS; do
@@ -132,7 +221,6 @@ for t in $CSF_VM_TESTS; do
 	*) tests="$tests $t" ;;
 	esac
 done
-tests="$tests $last"
 
 for mode in $CSF_VM_MODES; do
 	export CSF_CLOCK=$mode
@@ -149,6 +237,12 @@ for mode in $CSF_VM_MODES; do
 	for t in $tests; do
 		run_prog $mode/$t /tests/$t
 	done
+	# guest scripts: after the programs, with the module still loaded in
+	# this mode (test_lifecycle unloads it: it comes after them)
+	for s in $CSF_VM_SCRIPTS; do
+		run_prog $mode/${s%.sh} sh /tests/$s
+	done
+	[ -n "$last" ] && run_prog $mode/$last /tests/$last
 	if [ "$CSF_VM_HAVE_KO" = yes ]; then
 		check "umount $ROOT" umount $ROOT
 		check "rmmod coarse_stat_fs after umount" rmmod coarse_stat_fs

@@ -5,14 +5,16 @@
 #
 # For each kernel release: build kmod/ against /lib/modules/REL/build in
 # BUILDDIR/tests/vm/out/REL/kmod, pack an initramfs (busybox-static, the
-# module, virtio_blk and its dependencies, the guest test programs with their
-# shared libraries, tests/vm/guest-init.sh as /init), boot Debian's
+# module, virtio_blk and its dependencies, the guest test programs, the guest
+# scripts, csftop and csf-demo, all with their shared libraries, a few
+# terminfo entries, tests/vm/guest-init.sh as /init), boot Debian's
 # /boot/vmlinuz-REL in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small
-# virtio disk), and judge the console log: every guest program's libcheck
-# summary, the end marker, and dmesg.
+# virtio disk), and judge the console log: every guest program's and guest
+# script's libcheck summary, the end marker, and dmesg.
 #
 # usage: tests/vm/run.sh [-k REL]... [-m "mono tsc"] [-t "test_a test_b"]
-#                        [--demo] [BUILDDIR [SRCDIR]]
+#                        [-s "guest_a.sh guest_b.sh"] [--demo | --bench]
+#                        [BUILDDIR [SRCDIR]]
 #
 #   -k REL      kernel release to test (repeatable).  Default: $CSF_VM_KERNELS
 #               (space-separated; "none" skips), else every /boot/vmlinuz-REL
@@ -21,16 +23,42 @@
 #               "mono tsc").
 #   -t TESTS    guest programs, names in BUILDDIR/tests/vm (default
 #               $CSF_VM_TESTS or every executable tests/vm/test_*).
-#   --demo      boot once (first kernel), load the module with clock=auto and
-#               run the demo (tests/vm/cpu_table); the console is the
-#               terminal when stdin is one, else it is printed afterwards.
+#   -s SCRIPTS  guest scripts, names in SRCDIR/tests/vm (default
+#               $CSF_VM_SCRIPTS or every tests/vm/guest_*.sh; "none": none).
+#   --demo      boot once (first kernel), load the module with clock=auto,
+#               start csf-demo and run csftop on the console: interactive
+#               when stdin and stdout are a terminal (the VM's serial
+#               console is your terminal, TERM and its size are passed on;
+#               quitting csftop powers the VM off; ^A x kills qemu), else
+#               `csftop -b -n 5 -d 200`, its console printed afterwards.
+#   --bench     boot once (first kernel) and run the benchmarks in the guest
+#               (tests/bench: pingpong, bench_snap, csftop_cost.sh next to
+#               procps top); prints their tables.  Not a test: no judging
+#               of the figures.  tests/bench/run.sh (`make bench`) calls it.
 #   BUILDDIR    the automake build directory (default: .)
 #   SRCDIR      the source tree (default: the tree this script is in)
 #
-# Environment: CSF_VM_TIMEOUT (seconds per boot, default 600), CSF_VM_QEMU
-# (default qemu-system-x86_64), CSF_VM_SMP (2), CSF_VM_MEM (1G),
-# CSF_VM_ACCEL (tcg,thread=single; see the comment at qargs),
-# CSF_VM_QEMU_ARGS (more qemu arguments),
+# Guest scripts.  Every SRCDIR/tests/vm/guest_*.sh (or the -s list) is
+# copied to /tests in the initramfs and run with busybox sh in each clock
+# mode, after the guest programs (but before test_lifecycle, which unloads
+# the module), so with the module loaded in that mode and mounted at
+# $CSF_ROOT, cwd /tmp, and in the environment CSF_ROOT, CSF_KO, CSF_CLOCK,
+# CSF_VM_DISK (the virtio disk, /dev/vda), PATH with /tests.  csftop and
+# csf-demo (src/, real ELF files) are always in /tests.  A script prints
+# "ok: ..." / "FAIL: ..." lines and ends with one libcheck-style summary,
+# "NN%: Checks: N, Failures: N, Errors: N", which the host counts like a
+# program's; it is reported as [MODE/NAME] (NAME without .sh), and a
+# missing summary or a non-zero exit fails the run.  A script that needs
+# more files names them in its own header, one or more per line:
+#   # csf-vm-ship: PATH...
+# an absolute PATH is a host file or directory copied to the same path in
+# the guest; a relative one is BUILDDIR/PATH copied to /tests/BASENAME.
+# ELF files among them get their shared libraries.
+#
+# Environment: CSF_VM_TIMEOUT (seconds per boot, default 600; --bench
+# 2400), CSF_VM_QEMU (default qemu-system-x86_64), CSF_VM_SMP (2),
+# CSF_VM_MEM (1G), CSF_VM_ACCEL (tcg,thread=single; see the comment at
+# qargs), CSF_VM_QEMU_ARGS (more qemu arguments),
 # CSF_VM_ALLOW_NO_KMOD=1 (development only: boot and run the programs even
 # though kmod/ cannot be built yet; they will fail).
 #
@@ -48,14 +76,17 @@ skip() { say "SKIP: $*"; echo "vm: 0 passed, 0 failed"; exit 77; }
 kernels=()
 modes=${CSF_VM_MODES:-mono tsc}
 tests=${CSF_VM_TESTS:-}
-demo=no
+scripts=${CSF_VM_SCRIPTS:-}
+run="test"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kernels+=("$2"); shift 2 ;;
 	-m) modes=$2; shift 2 ;;
 	-t) tests=$2; shift 2 ;;
-	--demo) demo=yes; shift ;;
-	-h|--help) sed -n '4,35p' "$0"; exit 0 ;;
+	-s) scripts=$2; shift 2 ;;
+	--demo) run=demo; shift ;;
+	--bench) run=bench; shift ;;
+	-h|--help) sed -n '4,67p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
@@ -64,6 +95,7 @@ done
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
 timeout_s=${CSF_VM_TIMEOUT:-600}
+[ $run = bench ] && timeout_s=${CSF_VM_TIMEOUT:-2400}
 qemu=${CSF_VM_QEMU:-qemu-system-x86_64}
 smp=${CSF_VM_SMP:-2}
 mem=${CSF_VM_MEM:-1G}
@@ -91,22 +123,57 @@ if ldd "$busybox" >/dev/null 2>&1; then
 	skip "$busybox is dynamically linked: install busybox-static"
 fi
 
-# ---- guest programs --------------------------------------------------------
-if [ "$demo" = yes ]; then
-	tests=cpu_table
-elif [ -z "$tests" ]; then
-	for f in "$builddir"/tests/vm/test_*; do
-		case $f in *.*) continue ;; esac
-		[ -f "$f" ] && [ -x "$f" ] && tests+="${tests:+ }${f##*/}"
-	done
-fi
-[ -n "$tests" ] || die "no guest test programs in $builddir/tests/vm (run 'make check', which builds them, or 'make tests/vm/test_cpu_page ...')"
+# ---- guest programs and scripts ------------------------------------------------
+# tests: ELF programs of BUILDDIR/tests/vm; scripts: SRCDIR/tests/vm/*.sh;
+# ship: more build files (BUILDDIR-relative, to /tests) or host files
+# (absolute, same path), each an ELF file with its libraries or a script.
+ship=(src/csftop src/csf-demo)
+# the design brief's example, which tests/vm/test_seed_example runs
+[ -f "$builddir/examples/seed" ] && ship+=(examples/seed)
+case $run in
+demo)
+	tests="" scripts="" ;;
+bench)
+	tests="" scripts=""
+	ship+=(tests/bench/pingpong tests/bench/bench_snap tests/bench/cputime
+		/usr/bin/top) ;;
+test)
+	if [ -z "$tests" ]; then
+		for f in "$builddir"/tests/vm/test_*; do
+			case $f in *.*) continue ;; esac
+			[ -f "$f" ] && [ -x "$f" ] && tests+="${tests:+ }${f##*/}"
+		done
+	fi
+	[ -n "$tests" ] || die "no guest test programs in $builddir/tests/vm (run 'make check', which builds them, or 'make tests/vm/test_cpu_page ...')"
+	if [ -z "$scripts" ]; then
+		for f in "$srcdir"/tests/vm/guest_*.sh; do
+			[ -f "$f" ] && scripts+="${scripts:+ }${f##*/}"
+		done
+	elif [ "$scripts" = none ]; then
+		scripts=
+	fi
+	;;
+esac
+is_elf() { [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
 for t in $tests; do
 	f=$builddir/tests/vm/$t
 	[ -x "$f" ] || die "$f missing (make check builds it)"
-	[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] ||
+	is_elf "$f" ||
 		die "$f is not an ELF binary (a libtool wrapper?): guest programs must link the library with -static"
 done
+for s in $scripts; do
+	[ -f "$srcdir/tests/vm/$s" ] || die "guest script $srcdir/tests/vm/$s missing"
+	# its own needs: "# csf-vm-ship: PATH..." lines of its header
+	# shellcheck disable=SC2207 # paths are words
+	ship+=($(sed -nE 's/^# csf-vm-ship:(.*)/\1/p' "$srcdir/tests/vm/$s"))
+done
+for f in "${ship[@]}"; do
+	case $f in /*) p=$f ;; *) p=$builddir/$f ;; esac
+	[ -e "$p" ] || die "$p missing (make builds it; make check builds the test programs)"
+done
+# Terminal descriptions for csftop (and top): the console's, the usual
+# ones, and the caller's $TERM for the interactive demo; top -b wants "dumb".
+terms="dumb linux vt100 vt102 vt220 xterm xterm-256color xterm-color screen screen-256color tmux tmux-256color ${TERM:-}"
 
 # ---- helpers ---------------------------------------------------------------
 
@@ -121,6 +188,42 @@ copy_libs() {
 		[ -e "$root$lib" ] && continue
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
+	done
+}
+
+# ship_one PATH DEST_ROOT: a file of the ship list (see above) into the
+# initramfs, with the shared libraries of every ELF file in it.  A busybox
+# applet link of the same name is replaced (procps top for busybox top).
+ship_one() {
+	local p=$1 root=$2 dest f
+	case $p in
+	/*) dest=$root$p ;;
+	*) dest=$root/tests/${p##*/}; p=$builddir/$p ;;
+	esac
+	mkdir -p "$(dirname "$dest")"
+	rm -rf "$dest"
+	cp -RL "$p" "$dest"
+	find "$dest" -type f | while read -r f; do
+		is_elf "$f" && copy_libs "$f" "$root"
+		true
+	done
+}
+
+# ship_terminfo DEST_ROOT NAME...: the compiled terminfo entries found on
+# this host, at their own paths (ncurses looks in /etc/terminfo,
+# /lib/terminfo and /usr/share/terminfo).
+ship_terminfo() {
+	local root=$1 t d e
+	shift
+	for t in "$@"; do
+		case $t in */*|.*) continue ;; esac
+		for d in /etc/terminfo /lib/terminfo /usr/share/terminfo; do
+			e=$d/${t:0:1}/$t
+			if [ -f "$e" ]; then
+				[ -e "$root$e" ] || { mkdir -p "$root${e%/*}"; cp -L "$e" "$root$e"; }
+				break
+			fi
+		done
 	done
 }
 
@@ -243,13 +346,26 @@ run_kernel() {
 		cp "$builddir/tests/vm/$t" "$stage/tests/"
 		copy_libs "$builddir/tests/vm/$t" "$stage"
 	done
+	for t in $scripts; do
+		install -m 0755 "$srcdir/tests/vm/$t" "$stage/tests/$t"
+	done
+	[ $run = bench ] && install -m 0755 "$srcdir/tests/bench/csftop_cost.sh" "$stage/tests/"
+	for t in "${ship[@]}"; do
+		ship_one "$t" "$stage"
+	done
+	# shellcheck disable=SC2086 # a list
+	ship_terminfo "$stage" $terms
 	{
-		echo "CSF_VM_RUN=${demo/yes/demo}"
+		echo "CSF_VM_RUN=$run"
 		echo "CSF_VM_MODES='$modes'"
 		echo "CSF_VM_TESTS='$tests'"
+		echo "CSF_VM_SCRIPTS='$scripts'"
 		echo "CSF_VM_VIRTIO='$order'"
 		echo "CSF_VM_HAVE_KO=$have_ko"
 		echo "CSF_VM_INTERACTIVE=$interactive"
+		echo "CSF_VM_TERM='$term'"
+		echo "CSF_VM_ROWS='$rows' CSF_VM_COLS='$cols'"
+		echo "CSF_BENCH_FRAMES='${CSF_BENCH_FRAMES:-}' CSF_BENCH_TOP_FRAMES='${CSF_BENCH_TOP_FRAMES:-}'"
 	} >"$stage/etc/csf-vm.conf"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$out/initramfs.gz"
 
@@ -276,6 +392,17 @@ run_kernel() {
 	if [ "$interactive" = yes ]; then
 		# The console is the user's terminal; ^A x quits qemu.
 		"$qemu" "${qargs[@]}" -monitor none -serial mon:stdio | tee "$log" || rc=$?
+	elif [ $run = bench ]; then
+		# Slow: show the guest's tables as they come.
+		: >"$log"
+		timeout -k 10 "$timeout_s" "$qemu" "${qargs[@]}" -monitor none \
+			-serial "file:$log" </dev/null >"$out/qemu.log" 2>&1 &
+		local qpid=$!
+		tail -n +1 -f --pid=$qpid "$log" 2>/dev/null |
+			sed -unE 's/\r$//; s/^csf-vm: \[bench\] ?//p' &
+		local tpid=$!
+		wait $qpid || rc=$?
+		wait $tpid || true
 	else
 		# No stdin in CI: -nographic/-serial stdio would fail at once.
 		timeout -k 10 "$timeout_s" "$qemu" "${qargs[@]}" -monitor none \
@@ -287,9 +414,25 @@ run_kernel() {
 	[ -f "$log" ] || : >"$log"
 	tr -d '\r' <"$log" >"$out/console.txt"
 
-	if [ "$demo" = yes ]; then
+	if [ $run = demo ]; then
 		[ "$interactive" = yes ] || cat "$out/console.txt"
 		say "$rel: demo finished in ${secs}s"
+		return 0
+	fi
+	if [ $run = bench ]; then
+		if ! grep -q '^csf-vm: END$' "$out/console.txt"; then
+			cat "$out/console.txt"
+			kfail "the benchmark run did not finish (qemu exit $rc; console: $log)"
+			return 1
+		fi
+		local bad
+		bad=$(grep -v '^csf-vm: ' "$out/console.txt" | grep -E "$bad_dmesg" || true)
+		if [ -n "$bad" ]; then
+			printf '%s\n' "$bad"
+			kfail "the kernel log shows trouble (console: $log)"
+			return 1
+		fi
+		say "$rel: benchmarks finished in ${secs}s (console: $log)"
 		return 0
 	fi
 
@@ -317,7 +460,7 @@ run_kernel() {
 	done < <(sed -nE 's/.*Checks: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+).*/\1 \2 \3/p' <<<"$lines")
 	if [ $have_ko = yes ]; then
 		for m in $modes; do
-			for p in init $tests; do
+			for p in init $tests ${scripts//.sh/}; do
 				if ! grep -qE "^csf-vm: \[$m/$p\] [0-9]+%: Checks:" <<<"$lines"; then
 					problems+=("no libcheck summary from $p in mode $m")
 					fail=$((fail + 1))
@@ -350,13 +493,16 @@ run_kernel() {
 	return 0
 }
 
-interactive=no
-if [ "$demo" = yes ] && [ -t 0 ] && [ -t 1 ]; then
+interactive=no term=linux rows="" cols=""
+if [ $run = demo ] && [ -t 0 ] && [ -t 1 ]; then
 	interactive=yes
+	term=${TERM:-vt100}
+	# the guest's console gets this terminal's size (not its resizes)
+	read -r rows cols < <(stty size 2>/dev/null) || true
 fi
 
 status=0
-if [ "$demo" = yes ]; then
+if [ $run != test ]; then
 	run_kernel "${kernels[0]}" || status=1
 	exit $status
 fi

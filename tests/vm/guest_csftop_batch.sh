@@ -1,17 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/vm/csftop_batch.sh - csftop -b against the real module, in the
-# guest, while csf-demo runs.  Output is libcheck-like, as guest-init.sh
+# tests/vm/guest_csftop_batch.sh - csftop -b against the real module, in
+# the guest, while csf-demo runs.  Output is libcheck-like, as guest-init.sh
 # expects: "ok: ..." / "FAIL: ..." lines, then one summary line
 # "NN%: Checks: N, Failures: N, Errors: 0"; exit status 0 iff all passed.
 #
-# Contract with the VM harness (tests/vm/run.sh, guest-init.sh):
+# A guest script of the VM harness (tests/vm/run.sh runs every
+# tests/vm/guest_*.sh in each clock mode; see its header):
 #   - runs under busybox sh, cwd anywhere writable (/tmp);
 #   - the module is loaded and mounted, CSF_ROOT points at it;
 #   - csftop and csf-demo are next to this script (/tests), or named by
-#     $CSFTOP and $CSF_DEMO; copy src/csftop and src/csf-demo (real ELF
-#     files, the library linked in) with their shared libraries;
+#     $CSFTOP and $CSF_DEMO (the harness ships src/csftop and src/csf-demo,
+#     real ELF files, the library linked in, with their shared libraries);
+# csf-vm-ship: src/csftop src/csf-demo
 #   - CSF_VM_DISK (default /dev/vda), when a block device, is what the
 #     demo's iowait thread reads with O_DIRECT;
 #   - takes about 10 s under TCG.
@@ -105,6 +107,11 @@ check "a second demo's threads appear (marked new)" \
 	awk -F, -v p="$demo2" '$5 == p && $4 == "new" { f = 1 } END { exit !f }' "$T/life.csv"
 check "and stay visible marked exited after they exit" \
 	awk -F, -v p="$demo2" '$5 == p && $4 == "exited" { f = 1 } END { exit !f }' "$T/life.csv"
+if ! awk -F, -v p="$demo2" '$5 == p && $4 == "exited" { f = 1 } END { exit !f }' "$T/life.csv"; then
+	# An intermittent failure once: show what csftop printed for them.
+	echo "    last rows of pid $demo2:"
+	awk -F, -v p="$demo2" '$5 == p' "$T/life.csv" | tail -n 12 | sed 's/^/    /'
+fi
 
 check "no error output" test ! -s "$T/b.err"
 [ -s "$T/b.err" ] && sed 's/^/    /' "$T/b.err"
