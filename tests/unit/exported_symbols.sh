@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 # The shared library exports the csf_* API of lib/coarse_stat_fs.h and
 # nothing else: every declared function is there, no helper leaks.
+#   exported_symbols.sh [SO [HEADER]]
+# checks the build tree's library by default; tests/install/staged_install.sh
+# passes the installed library and header.
 set -u
-so=${top_builddir:-.}/lib/.libs/libcoarse_stat_fs.so
-hdr=${srcdir:-.}/lib/coarse_stat_fs.h
+so=${1:-${top_builddir:-.}/lib/.libs/libcoarse_stat_fs.so}
+hdr=${2:-${srcdir:-.}/lib/coarse_stat_fs.h}
 
 if ! test -f "$so"; then
 	echo "SKIP: no shared library at $so (--disable-shared?)"

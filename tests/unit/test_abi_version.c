@@ -118,6 +118,49 @@ START_TEST(unknown_clock_is_eproto)
 }
 END_TEST
 
+/* The monitor path refuses another major too, and says which. */
+START_TEST(monitor_other_major_is_eproto)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_map *map = NULL;
+	struct csf_thread_page p;
+
+	fake_thread_page(&p, 4242);
+	p.abi_major = CSF_ABI_MAJOR + 1;
+	fake_write_thread(root, "threads/4242", &p);
+	ck_assert_int_eq(csf_thread_map(4242, &map), -EPROTO);
+	ck_assert_ptr_null(map);
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EPROTO), "ABI 2"));
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EPROTO), "same major"));
+}
+END_TEST
+
+/*
+ * A newer minor of the same major: fields added in reserved space are
+ * ignored, the known ones read as before, by the thread itself and by a
+ * monitor.
+ */
+START_TEST(newer_minor_reads_known_fields)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_map *map = NULL;
+	struct csf_thread_page p;
+	struct csf_snap s;
+
+	fake_thread_page(&p, 4243);
+	p.abi_minor = CSF_ABI_MINOR + 1;
+	p.nvcsw = 7;
+	memset(p.reserved, 0x5a, sizeof(p.reserved));
+	fake_write_thread(root, "threads/4243", &p);
+	ck_assert_int_eq(csf_thread_map(4243, &map), 0);
+	ck_assert_int_eq(csf_thread_read(map, &s), 0);
+	ck_assert_uint_eq(s.tid, 4243);
+	ck_assert_uint_eq(s.nvcsw, 7);
+	ck_assert_uint_eq(s.state, CSF_STATE_RUNNING);
+	csf_thread_unmap(map);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("abi_version");
@@ -130,6 +173,8 @@ int main(void)
 	tcase_add_test(tc, any_minor_is_accepted);
 	tcase_add_test(tc, header_smaller_than_v1_is_eproto);
 	tcase_add_test(tc, unknown_clock_is_eproto);
+	tcase_add_test(tc, monitor_other_major_is_eproto);
+	tcase_add_test(tc, newer_minor_reads_known_fields);
 	suite_add_tcase(s, tc);
 	return fake_run(s);
 }
