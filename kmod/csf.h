@@ -5,6 +5,7 @@
 #ifndef CSF_H
 #define CSF_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 #include <linux/jump_label.h>
 #include <linux/timekeeping.h>
@@ -54,7 +55,14 @@ int csf_cpu_mmap(struct file *file, struct vm_area_struct *vma);
 int csf_thread_register(struct page **pagep);
 struct page *csf_thread_get_page(pid_t tid, kuid_t *uid, kgid_t *gid);
 int csf_thread_tids(pid_t *tids, int max);
-bool csf_threads_any(void);
+/* Entries in the registry; 0 lets every probe return at once. */
+extern atomic_t csf_nr_entries;
+
+static __always_inline bool csf_threads_any(void)
+{
+	return atomic_read(&csf_nr_entries) != 0;
+}
+
 void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
 		       struct task_struct *next, unsigned int prev_state);
 void csf_thread_wakeup(struct task_struct *p);

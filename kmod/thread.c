@@ -52,17 +52,11 @@ struct csf_thread {
 static DEFINE_HASHTABLE(csf_threads, CSF_HASH_BITS);
 /* Serialises insertion and removal; lookups use RCU. */
 static DEFINE_RAW_SPINLOCK(csf_threads_lock);
-/* Entries in the table; 0 lets every probe return at once. */
-static atomic_t csf_nr_entries = ATOMIC_INIT(0);
+atomic_t csf_nr_entries = ATOMIC_INIT(0);
 
 static inline atomic64_t *csf_hdr_counter(__u64 *field)
 {
 	return (atomic64_t *)field;
-}
-
-bool csf_threads_any(void)
-{
-	return atomic_read(&csf_nr_entries) != 0;
 }
 
 /*
