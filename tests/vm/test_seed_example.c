@@ -57,8 +57,7 @@ START_TEST(slow_operations_are_explained)
 	ck_assert_ptr_nonnull(f);
 	/*
 	 * Every line explains a slow operation.  The four 3 ms sleeps must be
-	 * there, their sleep named (TCG may stretch a 3 ms nanosleep, never
-	 * shorten it).  On a loaded host a 100 us spin may be slow too: in
+	 * there, their sleep named.  On a loaded host a 100 us spin may be slow too: in
 	 * the guest it then shows as runnable, or as running when the host
 	 * held the whole vCPU, but never as a sleep.
 	 */
@@ -71,8 +70,13 @@ START_TEST(slow_operations_are_explained)
 		ck_assert_msg(wall >= 0.995e6, "reported but not slow");
 		sleep = part_ns(line, " + sleep ");
 		ck_assert_msg(sleep >= 0, "no sleep part");
+		/*
+		 * nanosleep guarantees the wall time, not the split: time in
+		 * the syscall before the switch-out is running (under TCG, a
+		 * held vCPU makes that long).
+		 */
 		if (sleep > 0) {
-			ck_assert_msg(sleep >= 2.9e6, "slept less than asked");
+			ck_assert_msg(wall >= 2.995e6, "slept less than asked");
 			ck_assert_ptr_nonnull(strstr(line, "1 wakeup"));
 			sleepers++;
 		}
