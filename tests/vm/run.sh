@@ -140,7 +140,7 @@ bench)
 test)
 	if [ -z "$tests" ]; then
 		for f in "$builddir"/tests/vm/test_*; do
-			case $f in *.*) continue ;; esac
+			case ${f##*/} in *.*) continue ;; esac
 			[ -f "$f" ] && [ -x "$f" ] && tests+="${tests:+ }${f##*/}"
 		done
 	fi
