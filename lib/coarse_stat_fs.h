@@ -240,6 +240,16 @@ int csf_thread_map(pid_t tid, struct csf_thread_map **out);
  */
 int csf_thread_read(const struct csf_thread_map *map, struct csf_snap *snap);
 
+/*
+ * csf_thread_prefetch - a hint that @map will be read soon: starts loading
+ * its page into the cache and returns without waiting.  Each thread's page
+ * is a mapping of its own, so reading many threads in a loop waits for a
+ * TLB miss and cache misses per thread, one after the other; a monitor
+ * that calls this a few threads ahead of csf_thread_read() overlaps them.
+ * NULL is accepted.
+ */
+void csf_thread_prefetch(const struct csf_thread_map *map);
+
 /* csf_thread_unmap - release a mapping; NULL is accepted. */
 void csf_thread_unmap(struct csf_thread_map *map);
 

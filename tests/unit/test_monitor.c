@@ -102,6 +102,9 @@ START_TEST(map_and_read_another_thread)
 
 	ck_assert_int_eq(csf_thread_map(4321, &m), 0);
 	ck_assert_ptr_nonnull(m);
+	/* a hint: it changes nothing a read sees, and NULL is no error */
+	csf_thread_prefetch(m);
+	csf_thread_prefetch(NULL);
 	ck_assert_int_eq(csf_thread_read(m, &s), 0);
 	ck_assert_uint_eq(s.tid, 4321);
 	ck_assert_uint_eq(s.state, CSF_STATE_EXITED);
