@@ -38,6 +38,7 @@ struct batch_buf {
 	char *cpu_titles;		/* the CPU table's */
 	const char *state_names[CSF_STATE_EXITED + 1];
 	int have_names;
+	char zero_fields[COL_NR][9];	/* " %7s" of fmt_zero(column) */
 };
 
 /* Print one screen; returns 0 or -errno (e.g. -EPIPE, -ENOMEM). */

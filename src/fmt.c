@@ -171,6 +171,27 @@ size_t fmt_pct(char *buf, size_t len, double pct)
 	return fixed_unit(buf, len, pct, 1, "");		/* "%.1f" */
 }
 
+/*
+ * "%.<dec>f<unit>" of @ns / 10^(@dec + @exp) at @p, in integers: @ns over
+ * @step = 10^@exp, rounded to nearest.  printf rounds the double nearest
+ * the quotient instead, which differs from it by far less than the 1 /
+ * @step the quotient is from any half unless it lies exactly on one: only
+ * such ties (ns a multiple of step / 2) go to the double path; NULL then.
+ */
+static char *put_scaled(char *p, uint64_t ns, uint64_t step,
+			unsigned int dec, const char *unit)
+{
+	uint64_t q = ns / step, rest = ns % step;
+
+	if (2 * rest == step)
+		return NULL;
+	q += 2 * rest > step;
+	p = put_uint(p, q / pow10_tab[dec]);
+	*p++ = '.';
+	p = put_digits(p, q % pow10_tab[dec], dec);
+	return put_unit(p, unit);
+}
+
 size_t fmt_dur(char *buf, size_t len, uint64_t ns)
 {
 	unsigned long long s = ns / 1000000000ull;
@@ -178,12 +199,18 @@ size_t fmt_dur(char *buf, size_t len, uint64_t ns)
 
 	if (ns < 1000) {
 		p = put_unit(put_uint(p, ns), "ns");		/* "%lluns" */
-	} else if (ns < 999950) {
-		return fixed_unit(buf, len, (double)ns / 1e3, 1, "us");
-	} else if (ns < 999950000) {
-		return fixed_unit(buf, len, (double)ns / 1e6, 1, "ms");
-	} else if (ns < 99995000000ull) {
-		return fixed_unit(buf, len, (double)ns / 1e9, 2, "s");
+	} else if (ns < 999950) {				/* "%.1fus" */
+		p = put_scaled(p, ns, 100, 1, "us");
+		if (!p)
+			return fixed_unit(buf, len, (double)ns / 1e3, 1, "us");
+	} else if (ns < 999950000) {				/* "%.1fms" */
+		p = put_scaled(p, ns, 100000, 1, "ms");
+		if (!p)
+			return fixed_unit(buf, len, (double)ns / 1e6, 1, "ms");
+	} else if (ns < 99995000000ull) {			/* "%.2fs" */
+		p = put_scaled(p, ns, 10000000, 2, "s");
+		if (!p)
+			return fixed_unit(buf, len, (double)ns / 1e9, 2, "s");
 	} else if (s < 3600) {					/* "%llum%02llus" */
 		p = put_unit(put_uint(p, s / 60), "m");
 		p = put_unit(put_digits(p, s % 60, 2), "s");
@@ -228,10 +255,43 @@ size_t fmt_interval(char *buf, size_t len, uint64_t ns)
 					    " ms"));		/* "%llu ms" */
 }
 
-size_t fmt_value(char *buf, size_t len, const struct row *r, enum col c)
+/*
+ * Most threads sleep through most intervals, so most shares are exactly
+ * 0.0 or 100.0, most rates 0.0 and most totals and counts 0: those are
+ * recognised from the integers (fmt_value_zero), without the division and
+ * the rounding, and written as what the general path prints for them.
+ */
+const char *fmt_zero(enum col c)
 {
 	switch (model_cols[c].kind) {
 	case COL_KIND_PCT:
+	case COL_KIND_RATE:
+		return "0.0";
+	case COL_KIND_NS:
+		return "0ns";
+	default:
+		return "0";
+	}
+}
+
+/* A constant result: one small copy instead of formatting. */
+static size_t put_const(char *buf, size_t len, const char *s)
+{
+	char t[FMT_BUFSZ], *o = OUT(buf, len, t);
+	size_t n = strlen(s);
+
+	memcpy(o, s, n);
+	return finish(buf, len, o, o + n);
+}
+
+size_t fmt_value(char *buf, size_t len, const struct row *r, enum col c)
+{
+	if (fmt_value_zero(r, c))
+		return put_const(buf, len, fmt_zero(c));
+	switch (model_cols[c].kind) {
+	case COL_KIND_PCT:
+		if (r->delta_ns[c - COL_RUN_PCT] >= r->interval_ns)
+			return put_const(buf, len, "100.0");
 		return fmt_pct(buf, len, row_value(r, c));
 	case COL_KIND_NS:
 		return fmt_dur(buf, len, row_uvalue(r, c));

@@ -41,5 +41,39 @@ size_t fmt_fixed(char *buf, size_t len, double v, unsigned int decimals);
 
 /* A numeric column of the thread table in its compact form above. */
 size_t fmt_value(char *buf, size_t len, const struct row *r, enum col c);
+/*
+ * fmt_value_zero - when true, fmt_value() prints column @c of @r as
+ * fmt_zero(@c) ("0.0", "0ns", "0"): decided on integers, so that a table
+ * of mostly idle threads is written mostly without formatting.  (A share
+ * that merely rounds to 0.0 prints so too, and is not recognised here.)
+ */
+static inline int fmt_value_zero(const struct row *r, enum col c)
+{
+	/* inline: the batch table asks it for every cell */
+	if (c >= COL_RUN_PCT && c <= COL_BLOCKED_PCT)
+		return !r->delta_ns[c - COL_RUN_PCT] || !r->interval_ns;
+	if (c >= COL_RUN_TOTAL && c <= COL_BLOCKED_TOTAL)
+		return !r->total_ns[c - COL_RUN_TOTAL];
+	switch (c) {
+	case COL_VCSW_RATE:
+		return !r->d_nvcsw || !r->interval_ns;
+	case COL_IVCSW_RATE:
+		return !r->d_nivcsw || !r->interval_ns;
+	case COL_MIGRATIONS:
+		return !r->migrations;
+	case COL_WAKEUPS:
+		return !r->wakeups;
+	case COL_PID:
+		return !r->snap.tgid;
+	case COL_TID:
+		return !r->snap.tid;
+	case COL_CPU:
+		return !r->snap.cpu;
+	default:
+		return 0;	/* text */
+	}
+}
+
+const char *fmt_zero(enum col c);
 
 #endif /* CSFTOP_FMT_H */

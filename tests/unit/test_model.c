@@ -166,6 +166,106 @@ START_TEST(test_sort_ties_broken_by_tid)
 }
 END_TEST
 
+/*
+ * Many rows, values spread over every byte of the keys and full of ties:
+ * model_select() must give exactly the order of a comparison sort on
+ * row_value() with ties by ascending TID, on every numeric column, both
+ * ways, and also on a screen whose rows are not in TID order.
+ */
+#define NMANY 1500
+
+static int ref_desc;
+static enum col ref_col;
+
+static int ref_cmp(const void *pa, const void *pb)
+{
+	const struct row *a = *(const struct row *const *)pa;
+	const struct row *b = *(const struct row *const *)pb;
+	double x = row_value(a, ref_col), y = row_value(b, ref_col);
+	int c = (x > y) - (x < y);
+
+	if (ref_desc)
+		c = -c;
+	return c ? c : (a->snap.tid > b->snap.tid) - (a->snap.tid < b->snap.tid);
+}
+
+static uint64_t lcg(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return *x >> 33;
+}
+
+static void check_order(const struct screen *s, enum col col, int desc)
+{
+	static size_t idx[NMANY];
+	static const struct row *ref[NMANY];
+	size_t n = model_select(s, NULL, col, desc, idx);
+
+	ck_assert_uint_eq(n, s->nrows);
+	for (size_t i = 0; i < n; i++)
+		ref[i] = &s->rows[i];
+	ref_col = col;
+	ref_desc = desc;
+	qsort(ref, n, sizeof(*ref), ref_cmp);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(&s->rows[idx[i]] == ref[i],
+			      "column %s %s: position %zu is tid %u, not %u",
+			      model_cols[col].key, desc ? "desc" : "asc", i,
+			      s->rows[idx[i]].snap.tid, ref[i]->snap.tid);
+}
+
+START_TEST(test_sort_many_rows_matches_comparison_sort)
+{
+	static struct csf_snap a[NMANY], b[NMANY];
+	struct csf_cpu_snap c0 = mkcpu(0, 0, 0, 0);
+	struct csf_cpu_snap c1 = mkcpu(SEC, SEC / 2, SEC / 2, 100);
+	uint64_t x = 42;
+	struct screen shuffled;
+	struct model m;
+
+	for (unsigned int k = 0; k < NMANY; k++) {
+		/* a third of each value is 0, many repeat, some are huge */
+		a[k] = mk(1000 + 3 * k, 1000 + k / 7, "t", 10 * SEC);
+		b[k] = a[k];
+		b[k].now = 11 * SEC;
+		for (int st = 0; st < CSF_NR_STATES; st++) {
+			uint64_t v = lcg(&x) % 3 ? lcg(&x) % 5 * 100 * MS : 0;
+
+			if (lcg(&x) % 50 == 0)
+				v = lcg(&x) << 20;
+			a[k].time[st] = lcg(&x) % 1000 * SEC;
+			b[k].time[st] = a[k].time[st] + v;
+		}
+		b[k].nvcsw = lcg(&x) % 3 ? lcg(&x) % 40 : 0;
+		b[k].nivcsw = lcg(&x) % 4 ? lcg(&x) : 0;
+		b[k].migrations = lcg(&x) % 2 ? lcg(&x) % 9 : 0;
+		b[k].wakeups = lcg(&x) % 2 ? lcg(&x) << 12 : 0;
+		b[k].cpu = (uint32_t)(lcg(&x) % 3);
+	}
+	model_init(&m, ident);
+	ck_assert_int_eq(model_sample(&m, a, NMANY, &c0, 1, 0), 0);
+	ck_assert_int_eq(model_sample(&m, b, NMANY, &c1, 1, SEC), 0);
+	for (int c = 0; c < COL_NR; c++)
+		for (int desc = 0; desc < 2; desc++)
+			if (c != COL_COMM)
+				check_order(model_shown(&m), (enum col)c, desc);
+
+	/* the same rows out of TID order: the sort may not rely on it */
+	shuffled = *model_shown(&m);
+	shuffled.rows = malloc(shuffled.nrows * sizeof(*shuffled.rows));
+	ck_assert_ptr_nonnull(shuffled.rows);
+	for (size_t i = 0; i < shuffled.nrows; i++)
+		shuffled.rows[i] = model_shown(&m)->rows[(i * 7) % NMANY];
+	for (int desc = 0; desc < 2; desc++) {
+		check_order(&shuffled, COL_RUNNABLE_PCT, desc);
+		check_order(&shuffled, COL_MIGRATIONS, desc);
+		check_order(&shuffled, COL_WAKEUPS, desc);
+	}
+	free(shuffled.rows);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_col_by_key)
 {
 	ck_assert_int_eq(model_col_by_key("runnable"), COL_RUNNABLE_PCT);
@@ -796,6 +896,8 @@ static uint64_t rnd_u64(void)
 {
 	static const uint64_t edges[] = {
 		999, 1000, 1050, 999949, 999950, 999950000, 99995000000ull,
+		/* halfway between two printed values: printf's own rounding */
+		2050, 1250000, 7850000, 1005000000, 2675000000ull,
 		3600000000000ull, 3600000000000000ull, 9999999, 10000000,
 		10000000000ull, 5, 0,
 	};
@@ -806,6 +908,63 @@ static uint64_t rnd_u64(void)
 		    rnd() % 3 - 1;
 	return v;
 }
+
+/*
+ * fmt_value() writes the common zeros and full shares without formatting:
+ * it must print exactly what the general formatters print for every cell,
+ * and what fmt_value_zero() takes for zero must print as fmt_zero().
+ */
+START_TEST(test_fmt_value_shortcuts_are_exact)
+{
+	char want[FMT_BUFSZ], got[FMT_BUFSZ];
+	struct row r;
+
+	for (int i = 0; i < 20000; i++) {
+		memset(&r, 0, sizeof(r));
+		r.interval_ns = rnd() % 4 ? rnd_u64() : 0;
+		for (int st = 0; st < CSF_NR_STATES; st++) {
+			unsigned int k = (unsigned int)(rnd() % 4);
+
+			r.delta_ns[st] = k == 0 ? 0 : k == 1 ? r.interval_ns :
+					 rnd_u64() % (r.interval_ns | 1);
+			r.total_ns[st] = rnd() % 2 ? rnd_u64() : 0;
+		}
+		r.d_nvcsw = rnd() % 2 ? rnd_u64() : 0;
+		r.d_nivcsw = rnd() % 2 ? rnd_u64() : 0;
+		r.migrations = rnd() % 2 ? rnd_u64() : 0;
+		r.wakeups = rnd() % 2 ? rnd_u64() : 0;
+		r.snap.tid = (uint32_t)(rnd() % 3);
+		r.snap.tgid = (uint32_t)(rnd() % 3);
+		r.snap.cpu = (uint32_t)(rnd() % 3);
+		for (int c = 0; c < COL_NR; c++) {
+			if (model_cols[c].kind == COL_KIND_TEXT)
+				continue;
+			switch (model_cols[c].kind) {
+			case COL_KIND_PCT:
+				fmt_pct(want, sizeof(want), row_value(&r, c));
+				break;
+			case COL_KIND_NS:
+				fmt_dur(want, sizeof(want), row_uvalue(&r, c));
+				break;
+			case COL_KIND_RATE:
+				fmt_rate(want, sizeof(want), row_value(&r, c));
+				break;
+			default:
+				fmt_count(want, sizeof(want),
+					  row_uvalue(&r, c));
+				break;
+			}
+			ck_assert_uint_eq(fmt_value(got, sizeof(got), &r, c),
+					  strlen(want));
+			ck_assert_msg(!strcmp(got, want), "%s: %s, not %s",
+				      model_cols[c].key, got, want);
+			/* a tiny share also prints 0.0: one way only */
+			if (fmt_value_zero(&r, c))
+				ck_assert_str_eq(want, fmt_zero(c));
+		}
+	}
+}
+END_TEST
 
 START_TEST(test_fmt_columns_are_printf)
 {
@@ -854,6 +1013,7 @@ static Suite *model_suite(void)
 			    2 * COL_NR);
 	tcase_add_test(t, test_sort_default_is_runnable_descending);
 	tcase_add_test(t, test_sort_ties_broken_by_tid);
+	tcase_add_test(t, test_sort_many_rows_matches_comparison_sort);
 	tcase_add_test(t, test_col_by_key);
 	suite_add_tcase(s, t);
 
@@ -890,6 +1050,7 @@ static Suite *model_suite(void)
 	t = tcase_create("fmt");
 	tcase_add_test(t, test_fmt_fixed_is_printf);
 	tcase_add_test(t, test_fmt_columns_are_printf);
+	tcase_add_test(t, test_fmt_value_shortcuts_are_exact);
 	suite_add_tcase(s, t);
 	return s;
 }
