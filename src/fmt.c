@@ -177,9 +177,11 @@ size_t fmt_pct(char *buf, size_t len, double pct)
  * the quotient instead, which differs from it by far less than the 1 /
  * @step the quotient is from any half unless it lies exactly on one: only
  * such ties (ns a multiple of step / 2) go to the double path; NULL then.
+ * Inlined so that the divisions are by constants, i.e. multiplications.
  */
-static char *put_scaled(char *p, uint64_t ns, uint64_t step,
-			unsigned int dec, const char *unit)
+static inline __attribute__((always_inline))
+char *put_scaled(char *p, uint64_t ns, uint64_t step, unsigned int dec,
+		 const char *unit)
 {
 	uint64_t q = ns / step, rest = ns % step;
 

@@ -790,8 +790,9 @@ double row_value(const struct row *r, enum col col)
  * radix sort on their bits (order_bits), a byte at a time, skipping the
  * bytes all keys share: a column of few distinct values, the usual case
  * (most shares are 0), takes a pass or two, and no comparison function is
- * called.  Descending keys are negated, so that one order serves both and
- * ties still go by ascending TID.
+ * called.  Descending keys are complemented (not negated: 0.0 and 100.0
+ * then still share their six low bytes), so that one order serves both
+ * and ties still go by ascending TID.
  */
 struct sort_ent {
 	union {
@@ -817,37 +818,39 @@ static uint64_t order_bits(double v)
 /*
  * Stable LSD radix sort of @n entries on their TID (@on_tid) or their key
  * bits, with @tmp (room for @n); returns the array that holds the result,
- * @ent or @tmp.
+ * @ent or @tmp.  Only the bytes in which some key differs from the first
+ * take a pass.
  */
 static struct sort_ent *radix_sort(struct sort_ent *ent, struct sort_ent *tmp,
 				   size_t n, int on_tid)
 {
-	unsigned int bits = on_tid ? 32 : 64;
+#define KEY(e) (on_tid ? (uint64_t)(e).tid : (e).key.bits)
+	uint64_t differ = 0;
 
-	for (unsigned int shift = 0; shift < bits && n; shift += 8) {
-		size_t count[256] = { 0 }, pos = 0;
+	for (size_t i = 1; i < n; i++)
+		differ |= KEY(ent[i]) ^ KEY(ent[0]);
+	for (unsigned int shift = 0; shift < 64; shift += 8) {
+		uint32_t count[256] = { 0 }, pos = 0;
 		struct sort_ent *t;
 
-#define DIGIT(e) ((unsigned int)((on_tid ? (e).tid : (e).key.bits) >> \
-				 shift) & 255)
+		if (!(differ >> shift & 255))
+			continue;
 		for (size_t i = 0; i < n; i++)
-			count[DIGIT(ent[i])]++;
-		if (count[DIGIT(ent[0])] == n)
-			continue;	/* all keys share this byte */
+			count[KEY(ent[i]) >> shift & 255]++;
 		for (unsigned int d = 0; d < 256; d++) {
-			size_t c = count[d];
+			uint32_t c = count[d];
 
 			count[d] = pos;
 			pos += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			tmp[count[DIGIT(ent[i])]++] = ent[i];
-#undef DIGIT
+			tmp[count[KEY(ent[i]) >> shift & 255]++] = ent[i];
 		t = ent;
 		ent = tmp;
 		tmp = t;
 	}
 	return ent;
+#undef KEY
 }
 
 static int cmp_comm(const struct sort_ent *a, const struct sort_ent *b)
@@ -929,7 +932,8 @@ size_t model_select(const struct screen *s, const struct filter *f,
 		} else {
 			double v = row_value(r, col);
 
-			ent[i].key.bits = order_bits(desc ? -v : v);
+			ent[i].key.bits = desc ? ~order_bits(v) :
+					  order_bits(v);
 		}
 		ent[i].tid = r->snap.tid;
 		ent[i].row = (uint32_t)idx[i];
