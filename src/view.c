@@ -342,6 +342,53 @@ static char row_mark(const struct screen *s, const struct row *r)
 	return ' ';
 }
 
+/* Whether @s is printable ASCII only: one byte, one cell. */
+static int plain_ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/*
+ * The usual row, all printable ASCII, as one line of @cols cells of
+ * attribute @a in @line, laid out like view_put() lays out each cell; 0
+ * when some cell is not ASCII (a UTF-8 thread name, a translated state)
+ * and must go cell by cell.  addchnstr() copies such a line into the
+ * window as it is, where addnwstr() and even addnstr() decode, measure
+ * (wcwidth) and place every character: the table was most of csftop's
+ * interactive cost.
+ */
+static int ascii_row(const struct ui *ui, const struct screen *s,
+		     const struct row *r, chtype *line, int cols, attr_t a)
+{
+	char buf[64];
+
+	for (int x = 0; x < cols; x++)
+		line[x] = ' ' | (chtype)a;
+	line[0] = (chtype)(unsigned char)row_mark(s, r) | (chtype)a;
+	for (int c = 0; c < COL_NR; c++) {
+		int x = ui->col_x[c], w = ui->col_w[c], n;
+
+		if (!ui->col_shown[c] || x >= cols)
+			continue;
+		cell(r, (enum col)c, buf, sizeof(buf));
+		n = (int)strlen(buf);
+		if (!plain_ascii(buf, (size_t)n))
+			return 0;
+		if (w > cols - x)
+			w = cols - x;
+		if (n > w)
+			n = w;
+		if (model_cols[c].kind != COL_KIND_TEXT)
+			x += w - n;
+		for (int i = 0; i < n; i++)
+			line[x + i] = (chtype)(unsigned char)buf[i] | (chtype)a;
+	}
+	return 1;
+}
+
 static attr_t row_attr(const struct ui *ui, const struct screen *s,
 		       const struct row *r)
 {
@@ -391,6 +438,7 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 		       int bottom)
 {
 	char buf[64];
+	chtype cells[1024];
 
 	layout(ui, COLS);
 	ui->table_y = y;
@@ -430,6 +478,12 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 				    (ui->colors ? 0 : A_REVERSE))
 				 : row_attr(ui, s, r);
 		attrset(a);
+		if (COLS <= (int)(sizeof(cells) / sizeof(cells[0])) &&
+		    ascii_row(ui, s, r, cells, COLS, a)) {
+			mvaddchnstr(y + 1 + line, 0, cells, COLS);
+			attrset(A_NORMAL);
+			continue;
+		}
 		mvhline(y + 1 + line, 0, ' ', COLS);
 		buf[0] = row_mark(s, r);
 		buf[1] = '\0';
