@@ -211,28 +211,12 @@ static int write_all(int fd, const char *p, size_t n)
 /*
  * Rows are the bulk of a frame, so each is written straight into the
  * buffer, reserved once per row with room for its widest form plus
- * ROW_SLACK.  Numbers are formatted in place, at the field, and then moved
- * right to their width a byte at a time: formatting into a scratch buffer
- * and copying that with wide moves read back bytes just stored one at a
- * time, which the CPU cannot forward from its store buffer; the stall was
- * half of print_text's time.
+ * ROW_SLACK.  Numbers are written right-aligned in place (fmt_cell):
+ * formatting into a scratch buffer and copying that with wide moves read
+ * back bytes just stored one at a time, which the CPU cannot forward from
+ * its store buffer; that stall was half of print_text's time.
  */
 #define ROW_SLACK (2 * FMT_BUFSZ)
-
-/* "%*s" of the @n bytes already at @p. */
-static char *align_right(char *p, size_t n, size_t w)
-{
-	size_t pad;
-
-	if (n >= w)
-		return p + n;
-	pad = w - n;
-	for (size_t i = n; i-- > 0;)
-		p[pad + i] = p[i];
-	for (size_t i = 0; i < pad; i++)
-		p[i] = ' ';
-	return p + w;
-}
 
 /* "%-*s" of the @n bytes already at @p. */
 static char *align_left(char *p, size_t n, size_t w)
@@ -563,13 +547,11 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 			    COL_NR * (FMT_BUFSZ + 1) + ROW_SLACK);
 		if (!p)
 			return;
-		/* " %7u %7u %-15s %-8s %3u", then " %7s" per number */
+		/* "%c %7u %7u %-15s %-8s %3u", then " %7s" per number */
 		*p++ = !*mk ? ' ' : !strcmp(mk, "exited") ? 'x' :
 		       !strcmp(mk, "changed") ? '*' : '+';
-		*p++ = ' ';
-		p = align_right(p, fmt_uint(p, FMT_BUFSZ, r->snap.tgid), 7);
-		*p++ = ' ';
-		p = align_right(p, fmt_uint(p, FMT_BUFSZ, r->snap.tid), 7);
+		p = fmt_cell_uint(p, r->snap.tgid, 7);
+		p = fmt_cell_uint(p, r->snap.tid, 7);
 		*p++ = ' ';
 		memcpy(p, r->snap.comm, sizeof(r->snap.comm));
 		p = align_left(p, strnlen(r->snap.comm, sizeof(r->snap.comm)),
@@ -577,17 +559,14 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		*p++ = ' ';
 		memcpy(p, state, state_len);
 		p = align_left(p, state_len, 8);
-		*p++ = ' ';
-		p = align_right(p, fmt_uint(p, FMT_BUFSZ, r->snap.cpu), 3);
+		p = fmt_cell_uint(p, r->snap.cpu, 3);
 		for (int c = COL_RUN_PCT; c < COL_NR; c++) {
 			if (fmt_value_zero(r, (enum col)c)) {
 				memcpy(p, b->zero_fields[c], 8);
 				p += 8;
-				continue;
+			} else {
+				p = fmt_cell(p, r, (enum col)c);
 			}
-			*p++ = ' ';
-			p = align_right(p, fmt_value(p, FMT_BUFSZ, r,
-						     (enum col)c), 7);
 		}
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);

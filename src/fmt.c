@@ -21,56 +21,181 @@
 #include "fmt.h"
 
 static const uint64_t pow10_tab[] = { 1, 10, 100, 1000 };
+
+/*
+ * The few steps of a table cell are forced inline into fmt_cell(), so
+ * that a struct num lives in registers and its units and widths are
+ * constants: called, they cost more than the digits.
+ */
+#define inline_always __inline__ __attribute__((always_inline))
 #define MAX_DECIMALS 3
 
 /*
- * Each function below writes through a pointer @o that is the caller's
- * buffer when it has room for any result (no copy: the usual case), or a
- * local one that finish() copies, cut to @len like snprintf.
+ * Every format below is decided once, into a struct num, and then laid
+ * out.  Nearly every result is at most 8 characters: those are built in a
+ * 64-bit register, a character per byte in memory order, and stored with
+ * one move; a table cell is that register shifted right-aligned into
+ * spaces (fmt_cell).  Longer results are written backwards a byte at a
+ * time (rput_num).  Formatting into a scratch buffer and copying it into
+ * a cell stalled on store forwarding, and byte loops to count digits and
+ * pad were most of a frame's instructions.
  */
-#define OUT(buf, len, t)	((len) >= FMT_BUFSZ ? (buf) : (t))
+struct num {
+	uint64_t hi;		/* printed in full */
+	uint64_t lo;		/* then, if lo_w, sep and lo in lo_w digits */
+	unsigned int lo_w;
+	char sep;		/* '.', or 'm' / 'h' of "1m05s" / "2h07m" */
+	char neg;		/* a leading '-' */
+	unsigned char unit_len;
+	uint32_t unit;		/* last: up to 3 untranslated SI symbols, the
+				 * first in the low byte */
+};
 
-static size_t finish(char *buf, size_t len, char *o, const char *end)
+static inline_always void num_int(struct num *n, uint64_t v, const char *unit)
 {
-	size_t n = (size_t)(end - o);
+	n->hi = v;
+	n->lo = 0;
+	n->lo_w = 0;
+	n->sep = 0;
+	n->neg = 0;
+	n->unit = 0;
+	for (n->unit_len = 0; unit[n->unit_len]; n->unit_len++)
+		n->unit |= (uint32_t)(unsigned char)unit[n->unit_len] <<
+			   (8 * n->unit_len);
+}
 
-	if (o != buf) {
-		if (!len)
-			return 0;
-		if (n >= len)
-			n = len - 1;
-		memcpy(buf, o, n);
+/* "<hi><sep><lo in @w digits><unit>" */
+static inline_always void num_pair(struct num *n, uint64_t hi, char sep,
+				   uint64_t lo, unsigned int w,
+				   const char *unit)
+{
+	num_int(n, hi, unit);
+	n->sep = sep;
+	n->lo = lo;
+	n->lo_w = w;
+}
+
+/* the fixed-point integer @q = value * 10^@dec as "%.<dec>f<unit>" */
+static inline_always void num_fixed(struct num *n, uint64_t q,
+				    unsigned int dec, const char *unit)
+{
+	num_pair(n, q / pow10_tab[dec], '.', q % pow10_tab[dec], dec, unit);
+}
+
+/* "00" to "99", each as two bytes in memory order, for num_pack */
+static const uint16_t two_digits[100] = {
+#define P(t, u) (uint16_t)(('0' + (t)) | ('0' + (u)) << 8)
+#define D(t) P(t, 0), P(t, 1), P(t, 2), P(t, 3), P(t, 4), P(t, 5), \
+	     P(t, 6), P(t, 7), P(t, 8), P(t, 9)
+	D(0), D(1), D(2), D(3), D(4), D(5), D(6), D(7), D(8), D(9)
+#undef D
+#undef P
+};
+
+/*
+ * @n in a register, its first character in the low byte, so that storing
+ * it on a little-endian CPU writes the text; returns the length, or 0
+ * when it is longer than 8 (or the CPU is big-endian).  Characters are
+ * prepended: the unit first, then lo, sep, hi from its last digit.
+ */
+static inline_always unsigned int num_pack(const struct num *n, uint64_t *out)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t acc = n->unit, v = n->hi, lo = n->lo;
+	unsigned int len = n->unit_len;
+
+	for (unsigned int i = 0; i < n->lo_w; i++, lo /= 10)
+		acc = acc << 8 | (uint64_t)('0' + lo % 10);
+	if (n->lo_w) {
+		acc = acc << 8 | (uint64_t)(unsigned char)n->sep;
+		len += n->lo_w + 1;
 	}
-	buf[n] = '\0';
-	return n;
+	/* at most 8 - len digits fit: the rest is for rput_num */
+	if (v >= 10000000 || len + n->neg > 6)
+		return 0;
+	for (; v >= 100; v /= 100, len += 2)
+		acc = acc << 16 | two_digits[v % 100];
+	if (v >= 10) {
+		acc = acc << 16 | two_digits[v];
+		len += 2;
+	} else {
+		acc = acc << 8 | (uint64_t)('0' + v);
+		len++;
+	}
+	if (n->neg) {
+		acc = acc << 8 | '-';
+		len++;
+	}
+	if (len > 8)
+		return 0;
+	*out = acc;
+	return len;
+#else
+	(void)n;
+	(void)out;
+	return 0;
+#endif
 }
 
-/* Decimal digits of @v at @p; returns the end. */
-static char *put_uint(char *p, uint64_t v)
+static unsigned int ndigits(uint64_t v)
 {
-	unsigned int n = 1;
+	unsigned int k = 1;
 
-	for (uint64_t t = v; t >= 10; t /= 10)
-		n++;
-	for (char *q = p + n; q > p; v /= 10)
-		*--q = (char)('0' + v % 10);
-	return p + n;
+	for (; v >= 10; v /= 10)
+		k++;
+	return k;
 }
 
-/* @v in exactly @width digits, zero-padded (the fraction of a fixed). */
-static char *put_digits(char *p, uint64_t v, unsigned int width)
+static size_t num_len(const struct num *n)
 {
-	for (unsigned int i = width; i-- > 0; v /= 10)
-		p[i] = (char)('0' + v % 10);
-	return p + width;
+	return (size_t)n->neg + ndigits(n->hi) + (n->lo_w ? n->lo_w + 1 : 0) +
+	       n->unit_len;
 }
 
-/* A unit of at most two characters: a call to memcpy would cost more. */
-static char *put_unit(char *p, const char *unit)
+/* @n so that it ends just before @e; returns where it starts. */
+static char *rput_num(char *e, const struct num *n)
 {
-	while (*unit)
-		*p++ = *unit++;
-	return p;
+	uint64_t v = n->hi, lo = n->lo;
+
+	for (unsigned int i = n->unit_len; i-- > 0;)
+		*--e = (char)(n->unit >> (8 * i));
+	if (n->lo_w) {
+		for (unsigned int i = 0; i < n->lo_w; i++, lo /= 10)
+			*--e = (char)('0' + lo % 10);
+		*--e = n->sep;
+	}
+	do
+		*--e = (char)('0' + v % 10);
+	while (v /= 10);
+	if (n->neg)
+		*--e = '-';
+	return e;
+}
+
+/* @n into @buf, NUL-terminated, cut to @len like snprintf; its length. */
+static size_t put_num(char *buf, size_t len, const struct num *n)
+{
+	char t[FMT_BUFSZ];
+	uint64_t text;
+	size_t k = num_pack(n, &text);
+
+	if (k && len > 8) {
+		memcpy(buf, &text, 8);
+		buf[k] = '\0';
+		return k;
+	}
+	k = num_len(n);		/* < FMT_BUFSZ: 20 digits, 3 more, a unit */
+	if (k < len) {
+		rput_num(buf + k, n);
+		buf[k] = '\0';
+		return k;
+	}
+	if (!len)
+		return 0;
+	rput_num(t + k, n);
+	memcpy(buf, t, len - 1);
+	buf[len - 1] = '\0';
+	return len - 1;
 }
 
 /*
@@ -114,39 +239,36 @@ static int scale_exact(double v, unsigned int dec, uint64_t *out)
 	return 0;
 }
 
-/* "%.<dec>f" of @v then @unit, at @p; NULL when scale_exact cannot. */
-static char *put_fixed(char *p, double v, unsigned int dec, const char *unit)
+/* "%.<dec>f<unit>" of @v; -1 when scale_exact cannot (printf can). */
+static inline int num_double(struct num *n, double v, unsigned int dec,
+			     const char *unit)
 {
 	uint64_t q;
 
-	if (scale_exact(v, dec, &q))
-		return NULL;
-	/* glibc prints the sign of negative values rounding to 0: "-0.0" */
-	if (signbit(v))
-		*p++ = '-';
-	p = put_uint(p, q / pow10_tab[dec]);
-	if (dec) {
-		*p++ = '.';
-		p = put_digits(p, q % pow10_tab[dec], dec);
+	if (scale_exact(v, dec, &q)) {
+		num_int(n, 0, "");	/* defined, though the caller uses printf */
+		return -1;
 	}
-	return put_unit(p, unit);
+	num_fixed(n, q, dec, unit);
+	/* glibc prints the sign of negative values rounding to 0: "-0.0" */
+	n->neg = signbit(v) != 0;
+	return 0;
 }
 
 /* fmt_fixed with a unit after the number, e.g. "%.1fms". */
 static size_t fixed_unit(char *buf, size_t len, double v, unsigned int dec,
 			 const char *unit)
 {
-	char t[FMT_BUFSZ], *o = OUT(buf, len, t), *end;
-	int n;
+	struct num n;
+	int k;
 
-	end = put_fixed(o, v, dec, unit);
-	if (end)
-		return finish(buf, len, o, end);
+	if (!num_double(&n, v, dec, unit))
+		return put_num(buf, len, &n);
 	/* huge, infinite or not a number: rare enough for printf */
-	n = snprintf(buf, len, "%.*f%s", (int)dec, v, unit);
-	if (n < 0 || !len)
+	k = snprintf(buf, len, "%.*f%s", (int)dec, v, unit);
+	if (k < 0 || !len)
 		return 0;
-	return (size_t)n < len ? (size_t)n : len - 1;
+	return (size_t)k < len ? (size_t)k : len - 1;
 }
 
 size_t fmt_fixed(char *buf, size_t len, double v, unsigned int decimals)
@@ -157,104 +279,124 @@ size_t fmt_fixed(char *buf, size_t len, double v, unsigned int decimals)
 
 size_t fmt_uint(char *buf, size_t len, uint64_t v)
 {
-	char t[FMT_BUFSZ], *o = OUT(buf, len, t);
+	struct num n;
 
-	return finish(buf, len, o, put_uint(o, v));
+	num_int(&n, v, "");					/* "%llu" */
+	return put_num(buf, len, &n);
+}
+
+static double clamp_pct(double pct)
+{
+	return pct < 0 ? 0 : pct > 100 ? 100 : pct;
 }
 
 size_t fmt_pct(char *buf, size_t len, double pct)
 {
-	if (pct < 0)
-		pct = 0;
-	if (pct > 100)
-		pct = 100;
-	return fixed_unit(buf, len, pct, 1, "");		/* "%.1f" */
+	return fixed_unit(buf, len, clamp_pct(pct), 1, "");	/* "%.1f" */
 }
 
 /*
- * "%.<dec>f<unit>" of @ns / 10^(@dec + @exp) at @p, in integers: @ns over
+ * "%.<dec>f<unit>" of @ns / 10^(@dec + @exp), in integers: @ns over
  * @step = 10^@exp, rounded to nearest.  printf rounds the double nearest
  * the quotient instead, which differs from it by far less than the 1 /
  * @step the quotient is from any half unless it lies exactly on one: only
- * such ties (ns a multiple of step / 2) go to the double path; NULL then.
+ * such ties (ns a multiple of step / 2) go to the double path; -1 then.
  * Inlined so that the divisions are by constants, i.e. multiplications.
  */
-static inline __attribute__((always_inline))
-char *put_scaled(char *p, uint64_t ns, uint64_t step, unsigned int dec,
-		 const char *unit)
+static inline_always int num_scaled(struct num *n, uint64_t ns, uint64_t step,
+				  unsigned int dec, const char *unit)
 {
 	uint64_t q = ns / step, rest = ns % step;
 
 	if (2 * rest == step)
-		return NULL;
-	q += 2 * rest > step;
-	p = put_uint(p, q / pow10_tab[dec]);
-	*p++ = '.';
-	p = put_digits(p, q % pow10_tab[dec], dec);
-	return put_unit(p, unit);
+		return -1;
+	num_fixed(n, q + (2 * rest > step), dec, unit);
+	return 0;
+}
+
+/* fmt_dur's forms, named in printf's terms; the double path cannot fail */
+static inline_always void num_dur(struct num *n, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ull;
+
+	if (ns < 1000) {					/* "%lluns" */
+		num_int(n, ns, "ns");
+	} else if (ns < 999950) {				/* "%.1fus" */
+		if (num_scaled(n, ns, 100, 1, "us"))
+			num_double(n, (double)ns / 1e3, 1, "us");
+	} else if (ns < 999950000) {				/* "%.1fms" */
+		if (num_scaled(n, ns, 100000, 1, "ms"))
+			num_double(n, (double)ns / 1e6, 1, "ms");
+	} else if (ns < 99995000000ull) {			/* "%.2fs" */
+		if (num_scaled(n, ns, 10000000, 2, "s"))
+			num_double(n, (double)ns / 1e9, 2, "s");
+	}
+	else if (s < 3600)					/* "%llum%02llus" */
+		num_pair(n, s / 60, 'm', s % 60, 2, "s");
+	else if (s < 3600ull * 1000)				/* "%lluh%02llum" */
+		num_pair(n, s / 3600, 'h', s / 60 % 60, 2, "m");
+	else							/* "%llud" */
+		num_int(n, s / 86400, "d");
 }
 
 size_t fmt_dur(char *buf, size_t len, uint64_t ns)
 {
-	unsigned long long s = ns / 1000000000ull;
-	char t[FMT_BUFSZ], *o = OUT(buf, len, t), *p = o;
+	struct num n;
 
-	if (ns < 1000) {
-		p = put_unit(put_uint(p, ns), "ns");		/* "%lluns" */
-	} else if (ns < 999950) {				/* "%.1fus" */
-		p = put_scaled(p, ns, 100, 1, "us");
-		if (!p)
-			return fixed_unit(buf, len, (double)ns / 1e3, 1, "us");
-	} else if (ns < 999950000) {				/* "%.1fms" */
-		p = put_scaled(p, ns, 100000, 1, "ms");
-		if (!p)
-			return fixed_unit(buf, len, (double)ns / 1e6, 1, "ms");
-	} else if (ns < 99995000000ull) {			/* "%.2fs" */
-		p = put_scaled(p, ns, 10000000, 2, "s");
-		if (!p)
-			return fixed_unit(buf, len, (double)ns / 1e9, 2, "s");
-	} else if (s < 3600) {					/* "%llum%02llus" */
-		p = put_unit(put_uint(p, s / 60), "m");
-		p = put_unit(put_digits(p, s % 60, 2), "s");
-	} else if (s < 3600ull * 1000) {			/* "%lluh%02llum" */
-		p = put_unit(put_uint(p, s / 3600), "h");
-		p = put_unit(put_digits(p, s / 60 % 60, 2), "m");
-	} else {						/* "%llud" */
-		p = put_unit(put_uint(p, s / 86400), "d");
-	}
-	return finish(buf, len, o, p);
+	num_dur(&n, ns);
+	return put_num(buf, len, &n);
+}
+
+/* fmt_rate's forms: "%.1f" below 99.95, "%.0f" below 9999.5, then k/M/G */
+static int num_rate(struct num *n, double v)
+{
+	if (v < 9999.5)
+		return num_double(n, v, v < 99.95 ? 1 : 0, "");
+	if (v < 9999.5e3)
+		return num_double(n, v / 1e3, 1, "k");
+	if (v < 9999.5e6)
+		return num_double(n, v / 1e6, 1, "M");
+	return num_double(n, v / 1e9, 1, "G");
 }
 
 size_t fmt_rate(char *buf, size_t len, double v)
 {
+	struct num n;
+
 	if (v < 0)
 		v = 0;
-	if (v < 9999.5)		/* "%.1f" below 99.95, "%.0f" above */
-		return fixed_unit(buf, len, v, v < 99.95 ? 1 : 0, "");
-	if (v < 9999.5e3)
-		return fixed_unit(buf, len, v / 1e3, 1, "k");
-	if (v < 9999.5e6)
-		return fixed_unit(buf, len, v / 1e6, 1, "M");
-	return fixed_unit(buf, len, v / 1e9, 1, "G");
+	if (!num_rate(&n, v))
+		return put_num(buf, len, &n);
+	return fixed_unit(buf, len, v / 1e9, 1, "G");	/* beyond 2^52 G/s */
 }
 
-size_t fmt_count(char *buf, size_t len, uint64_t n)
+/* "%llu" below 10,000,000, then "%.1fM" and "%.1fG"; cannot fail */
+static inline_always void num_count(struct num *n, uint64_t v)
 {
-	if (n < 10000000)
-		return fmt_uint(buf, len, n);			/* "%llu" */
-	if (n < 10000000000ull)
-		return fixed_unit(buf, len, (double)n / 1e6, 1, "M");
-	return fixed_unit(buf, len, (double)n / 1e9, 1, "G");
+	if (v < 10000000)
+		num_int(n, v, "");
+	else if (v < 10000000000ull)
+		num_double(n, (double)v / 1e6, 1, "M");
+	else
+		num_double(n, (double)v / 1e9, 1, "G");
+}
+
+size_t fmt_count(char *buf, size_t len, uint64_t v)
+{
+	struct num n;
+
+	num_count(&n, v);
+	return put_num(buf, len, &n);
 }
 
 size_t fmt_interval(char *buf, size_t len, uint64_t ns)
 {
-	char t[FMT_BUFSZ], *o = OUT(buf, len, t);
+	struct num n;
 
 	if (ns >= 1000000000ull)				/* "%.1f s" */
 		return fixed_unit(buf, len, (double)ns / 1e9, 1, " s");
-	return finish(buf, len, o, put_unit(put_uint(o, ns / 1000000),
-					    " ms"));		/* "%llu ms" */
+	num_int(&n, ns / 1000000, " ms");			/* "%llu ms" */
+	return put_num(buf, len, &n);
 }
 
 /*
@@ -276,30 +418,87 @@ const char *fmt_zero(enum col c)
 	}
 }
 
-/* A constant result: one small copy instead of formatting. */
-static size_t put_const(char *buf, size_t len, const char *s)
+/* Column @c of @r as a number; -1 for a rate only printf can write. */
+static inline_always int num_value(struct num *n, const struct row *r,
+				    enum col c)
 {
-	char t[FMT_BUFSZ], *o = OUT(buf, len, t);
-	size_t n = strlen(s);
+	int zero = fmt_value_zero(r, c);
 
-	memcpy(o, s, n);
-	return finish(buf, len, o, o + n);
+	switch (model_cols[c].kind) {
+	case COL_KIND_PCT:
+		if (zero)
+			num_fixed(n, 0, 1, "");
+		else if (r->delta_ns[c - COL_RUN_PCT] >= r->interval_ns)
+			num_fixed(n, 1000, 1, "");
+		else
+			return num_double(n, clamp_pct(row_value(r, c)), 1,
+					  "");
+		return 0;
+	case COL_KIND_NS:
+		num_dur(n, row_uvalue(r, c));
+		return 0;
+	case COL_KIND_RATE:
+		if (zero) {
+			num_fixed(n, 0, 1, "");
+			return 0;
+		}
+		return num_rate(n, row_value(r, c));
+	default:
+		num_count(n, row_uvalue(r, c));
+		return 0;
+	}
 }
 
 size_t fmt_value(char *buf, size_t len, const struct row *r, enum col c)
 {
-	if (fmt_value_zero(r, c))
-		return put_const(buf, len, fmt_zero(c));
-	switch (model_cols[c].kind) {
-	case COL_KIND_PCT:
-		if (r->delta_ns[c - COL_RUN_PCT] >= r->interval_ns)
-			return put_const(buf, len, "100.0");
-		return fmt_pct(buf, len, row_value(r, c));
-	case COL_KIND_NS:
-		return fmt_dur(buf, len, row_uvalue(r, c));
-	case COL_KIND_RATE:
-		return fmt_rate(buf, len, row_value(r, c));
-	default:
-		return fmt_count(buf, len, row_uvalue(r, c));
+	struct num n;
+
+	if (!num_value(&n, r, c))
+		return put_num(buf, len, &n);
+	return fmt_rate(buf, len, row_value(r, c));
+}
+
+/*
+ * A " %*s" cell of the batch table, @w at most FMT_CELL_W: the text packed
+ * in a register, shifted to the end of the cell and stored with its
+ * spaces in one move.
+ */
+static inline_always char *cell(char *p, const struct num *n,
+				 unsigned int w)
+{
+	static const uint64_t spaces = 0x2020202020202020ull;
+	uint64_t text;
+	size_t k = num_pack(n, &text);
+
+	if (k && k <= w) {
+		unsigned int pad = 1 + w - (unsigned int)k;
+
+		text = text << (8 * pad) | spaces >> (64 - 8 * pad);
+		memcpy(p, &text, 8);
+		return p + 1 + w;
 	}
+	/* wider than its column: pushes the rest right, like printf */
+	k = num_len(n);
+	*p = ' ';
+	rput_num(p + 1 + k, n);
+	return p + 1 + k;
+}
+
+char *fmt_cell(char *p, const struct row *r, enum col c)
+{
+	struct num n;
+
+	if (!num_value(&n, r, c))
+		return cell(p, &n, FMT_CELL_W);
+	/* a rate beyond 2^52 G/s: printf's, moved into place */
+	*p = ' ';
+	return p + 1 + fmt_value(p + 1, FMT_BUFSZ, r, c);
+}
+
+char *fmt_cell_uint(char *p, uint64_t v, unsigned int w)
+{
+	struct num n;
+
+	num_int(&n, v, "");
+	return cell(p, &n, w);
 }

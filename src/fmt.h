@@ -41,6 +41,16 @@ size_t fmt_fixed(char *buf, size_t len, double v, unsigned int decimals);
 
 /* A numeric column of the thread table in its compact form above. */
 size_t fmt_value(char *buf, size_t len, const struct row *r, enum col c);
+
+/*
+ * Cells of a text table, " %7s" of fmt_value() and " %*llu" of @v: written
+ * at @p, right-aligned without a scratch buffer, and wider when the value
+ * is (never cut).  They need FMT_BUFSZ + 1 bytes of room and may store
+ * spaces past the end they return.
+ */
+#define FMT_CELL_W	7
+char *fmt_cell(char *p, const struct row *r, enum col c);
+char *fmt_cell_uint(char *p, uint64_t v, unsigned int w);
 /*
  * fmt_value_zero - when true, fmt_value() prints column @c of @r as
  * fmt_zero(@c) ("0.0", "0ns", "0"): decided on integers, so that a table

@@ -966,6 +966,56 @@ START_TEST(test_fmt_value_shortcuts_are_exact)
 }
 END_TEST
 
+/*
+ * The table cells are " %7s" of fmt_value() and " %*llu" of a number,
+ * however they are built; wider values push on, never cut.
+ */
+START_TEST(test_fmt_cells_are_printf)
+{
+	char want[64], got[128], text[FMT_BUFSZ];
+	struct row r;
+
+	for (int i = 0; i < 20000; i++) {
+		uint64_t u = rnd_u64();
+		unsigned int w = 1 + (unsigned int)(rnd() % FMT_CELL_W);
+		char *end;
+
+		snprintf(want, sizeof(want), " %*llu", (int)w,
+			 (unsigned long long)u);
+		memset(got, 'z', sizeof(got));
+		end = fmt_cell_uint(got, u, w);
+		ck_assert_uint_eq((size_t)(end - got), strlen(want));
+		ck_assert_msg(!memcmp(got, want, strlen(want)),
+			      "%llu in %u: \"%.*s\", not \"%s\"",
+			      (unsigned long long)u, w, (int)(end - got), got,
+			      want);
+
+		memset(&r, 0, sizeof(r));
+		r.interval_ns = rnd() % 4 ? rnd_u64() : 0;
+		for (int st = 0; st < CSF_NR_STATES; st++) {
+			r.delta_ns[st] = rnd() % 2 ? rnd_u64() %
+				(r.interval_ns | 1) : r.interval_ns;
+			r.total_ns[st] = rnd_u64();
+		}
+		r.d_nvcsw = rnd_u64();
+		r.d_nivcsw = rnd() % 2 ? rnd_u64() : (uint64_t)-1;
+		r.migrations = rnd_u64();
+		r.wakeups = rnd_u64();
+		for (int c = COL_RUN_PCT; c < COL_NR; c++) {
+			fmt_value(text, sizeof(text), &r, (enum col)c);
+			snprintf(want, sizeof(want), " %7s", text);
+			memset(got, 'z', sizeof(got));
+			end = fmt_cell(got, &r, (enum col)c);
+			ck_assert_uint_eq((size_t)(end - got), strlen(want));
+			ck_assert_msg(!memcmp(got, want, strlen(want)),
+				      "%s: \"%.*s\", not \"%s\"",
+				      model_cols[c].key, (int)(end - got), got,
+				      want);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_fmt_columns_are_printf)
 {
 	char want[64], got[FMT_BUFSZ];
@@ -1051,6 +1101,7 @@ static Suite *model_suite(void)
 	tcase_add_test(t, test_fmt_fixed_is_printf);
 	tcase_add_test(t, test_fmt_columns_are_printf);
 	tcase_add_test(t, test_fmt_value_shortcuts_are_exact);
+	tcase_add_test(t, test_fmt_cells_are_printf);
 	suite_add_tcase(s, t);
 	return s;
 }
