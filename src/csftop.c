@@ -988,6 +988,13 @@ static int run_tui(const struct options *o, struct sampler *smp)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/*
+	 * No typeahead check: ncurses otherwise polls the keyboard every few
+	 * lines of an update and flushes what it has before each poll, some
+	 * 50 write(2)s and 12 poll(2)s a frame, the largest single cost of
+	 * the interactive screen.  A key waits at most one frame anyway.
+	 */
+	typeahead(-1);
 	set_escdelay(25);
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
