@@ -294,6 +294,11 @@ static char *put_raw_value(char *p, const struct row *r, enum col c)
 	switch (model_cols[c].kind) {
 	case COL_KIND_PCT:
 	case COL_KIND_RATE:
+		/* most are 0: "%.2f" of 0 without the division */
+		if (fmt_value_zero(r, c)) {
+			memcpy(p, "0.00", 4);
+			return p + 4;
+		}
 		return p + fmt_fixed(p, FMT_BUFSZ, row_value(r, c), 2);
 	case COL_KIND_TEXT:
 		for (t = csf_state_name(row_state(r)); *t;)

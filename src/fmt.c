@@ -82,7 +82,7 @@ static inline_always void num_fixed(struct num *n, uint64_t q,
 	num_pair(n, q / pow10_tab[dec], '.', q % pow10_tab[dec], dec, unit);
 }
 
-/* "00" to "99", each as two bytes in memory order, for num_pack */
+/* "00" to "99", each as two bytes in memory order */
 static const uint16_t two_digits[100] = {
 #define P(t, u) (uint16_t)(('0' + (t)) | ('0' + (u)) << 8)
 #define D(t) P(t, 0), P(t, 1), P(t, 2), P(t, 3), P(t, 4), P(t, 5), \
@@ -137,13 +137,22 @@ static inline_always unsigned int num_pack(const struct num *n, uint64_t *out)
 #endif
 }
 
+/* Decimal digits of @v: its bit length times log10(2), then one compare. */
 static unsigned int ndigits(uint64_t v)
 {
-	unsigned int k = 1;
+	static const uint64_t pow10_all[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull,
+		10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	/* | 1: 0 has one digit, and no power of 10 is odd */
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(v | 1)) * 1233 >>
+			 12;
 
-	for (; v >= 10; v /= 10)
-		k++;
-	return k;
+	return t + 1 - ((v | 1) < pow10_all[t]);
 }
 
 static size_t num_len(const struct num *n)
@@ -164,9 +173,16 @@ static char *rput_num(char *e, const struct num *n)
 			*--e = (char)('0' + lo % 10);
 		*--e = n->sep;
 	}
-	do
-		*--e = (char)('0' + v % 10);
-	while (v /= 10);
+	for (; v >= 100; v /= 100) {
+		e -= 2;
+		memcpy(e, &two_digits[v % 100], 2);
+	}
+	if (v >= 10) {
+		e -= 2;
+		memcpy(e, &two_digits[v], 2);
+	} else {
+		*--e = (char)('0' + v);
+	}
 	if (n->neg)
 		*--e = '-';
 	return e;
