@@ -58,10 +58,11 @@ static inline_always void num_int(struct num *n, uint64_t v, const char *unit)
 	n->lo_w = 0;
 	n->sep = 0;
 	n->neg = 0;
-	n->unit = 0;
-	for (n->unit_len = 0; unit[n->unit_len]; n->unit_len++)
-		n->unit |= (uint32_t)(unsigned char)unit[n->unit_len] <<
-			   (8 * n->unit_len);
+	/* no loop: for the literal units of the callers this folds away */
+	n->unit_len = (unsigned char)__builtin_strlen(unit);
+	n->unit = (n->unit_len > 0 ? (uint32_t)(unsigned char)unit[0] : 0) |
+		  (n->unit_len > 1 ? (uint32_t)(unsigned char)unit[1] << 8 : 0) |
+		  (n->unit_len > 2 ? (uint32_t)(unsigned char)unit[2] << 16 : 0);
 }
 
 /* "<hi><sep><lo in @w digits><unit>" */
@@ -104,8 +105,19 @@ static inline_always unsigned int num_pack(const struct num *n, uint64_t *out)
 	uint64_t acc = n->unit, v = n->hi, lo = n->lo;
 	unsigned int len = n->unit_len;
 
-	for (unsigned int i = 0; i < n->lo_w; i++, lo /= 10)
+	/* lo has at most 3 digits (3 decimals, or the 2 of "1m05s") */
+	switch (n->lo_w) {
+	case 3:
+		acc = acc << 16 | two_digits[lo % 100];
+		acc = acc << 8 | (uint64_t)('0' + lo / 100 % 10);
+		break;
+	case 2:
+		acc = acc << 16 | two_digits[lo % 100];
+		break;
+	case 1:
 		acc = acc << 8 | (uint64_t)('0' + lo % 10);
+		break;
+	}
 	if (n->lo_w) {
 		acc = acc << 8 | (uint64_t)(unsigned char)n->sep;
 		len += n->lo_w + 1;
@@ -346,13 +358,13 @@ static inline_always void num_dur(struct num *n, uint64_t ns)
 	} else if (ns < 99995000000ull) {			/* "%.2fs" */
 		if (num_scaled(n, ns, 10000000, 2, "s"))
 			num_double(n, (double)ns / 1e9, 2, "s");
-	}
-	else if (s < 3600)					/* "%llum%02llus" */
+	} else if (s < 3600) {					/* "%llum%02llus" */
 		num_pair(n, s / 60, 'm', s % 60, 2, "s");
-	else if (s < 3600ull * 1000)				/* "%lluh%02llum" */
+	} else if (s < 3600ull * 1000) {			/* "%lluh%02llum" */
 		num_pair(n, s / 3600, 'h', s / 60 % 60, 2, "m");
-	else							/* "%llud" */
+	} else {						/* "%llud" */
 		num_int(n, s / 86400, "d");
+	}
 }
 
 size_t fmt_dur(char *buf, size_t len, uint64_t ns)
