@@ -20,6 +20,12 @@
 #           The figures are labelled as such: the pages are files in the
 #           page cache, not the module's pages.
 #
+# Interactive: where tmux is installed, csftop -d 10 also runs in a 200x50
+# tmux terminal for CSF_COST_TUI_SECONDS (default 5) over the same
+# threads, and its CPU time over that window (utime + stime of
+# /proc/PID/stat) gives "tui%CPU", the share of one CPU it keeps while
+# drawing 100 frames a second.
+#
 # csftop, csf-demo, cputime, sleepers and mkfakeroot are looked for next
 # to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
 # $CPUTIME, $SLEEPERS, $MKFAKEROOT; top is $TOP (default: top on PATH).
@@ -122,6 +128,27 @@ fake_spec() {
 	}'
 }
 
+# tui_pct [CSFTOP ARGS...]: % of one CPU interactive csftop -d 10 uses in a
+# 200x50 tmux terminal over CSF_COST_TUI_SECONDS, or "-" without tmux
+TUI_S=${CSF_COST_TUI_SECONDS:-5}
+tui_pct() {
+	command -v tmux > /dev/null || { echo -; return; }
+	sock=$work/tmux.sock
+	# shellcheck disable=SC2145 # the command is one string for tmux
+	tmux -S "$sock" new-session -d -x 200 -y 50 \
+		"exec env CSF_ROOT='${CSF_ROOT:-}' $CSFTOP -d 10 $*" ||
+		{ echo -; return; }
+	pid=$(tmux -S "$sock" display-message -p '#{pane_pid}')
+	sleep 1		# start-up and the first rescan are not a frame
+	t0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
+	sleep "$TUI_S"
+	t1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
+	tmux -S "$sock" kill-server 2> /dev/null
+	awk -v a="$t0" -v b="$t1" -v s="$TUI_S" -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { if (a == "" || b == "") print "-";
+			 else printf "%.1f", (b - a) / hz / s * 100 }'
+}
+
 # $TOP: procps top by path where a shell prefers its own applets (busybox
 # sh in the VM runs its built-in top for a bare "top")
 TOP=${TOP:-top}
@@ -150,12 +177,12 @@ if [ "$mode" = pages ]; then
 else
 	echo "  the module: csftop and top read the same csf-demo threads (clock ${clock:-?})"
 fi
-row='%7s %11s %11s %11s %9s %9s %9s %9s\n'
+row='%7s %11s %11s %11s %9s %9s %9s %9s %9s\n'
 # shellcheck disable=SC2059 # one format for all rows
 printf "$row" threads csftop csftop-csv "top -H" top/csft csft/thr \
-	top/thr csft%CPU
+	top/thr csft%CPU tui%CPU
 # shellcheck disable=SC2059
-printf "$row" "" us/frame us/frame us/frame "" us us @10ms
+printf "$row" "" us/frame us/frame us/frame "" us us @10ms @10ms
 for n in 10 100 1000; do
 	pflag=
 	if [ "$mode" = module ]; then
@@ -190,11 +217,13 @@ for n in 10 100 1000; do
 	v=$(per_frame "$F" "$CSFTOP" -b -n %N -d 10 -o csv $pflag)
 	t=
 	[ "$top_kind" = procps ] && t=$(per_frame "$TF" "$TOP" -H -b -n %N -d 0.1 -p $wl)
+	# shellcheck disable=SC2086
+	u=$(tui_pct $pflag)
 	# shellcheck disable=SC2059
 	printf "$row" "$got" "$c" "$v" "${t:-n/a}" "$(div "$t" "$c" %.1fx)" \
 		"$(div "$c" "$got")" "$(div "$t" "$got")" \
-		"$(div "$c" 100 %.1f)"
-	eval "c_$n=\$c v_$n=\$v t_$n=\$t got_$n=\$got"
+		"$(div "$c" 100 %.1f)" "$u"
+	eval "c_$n=\$c v_$n=\$v t_$n=\$t got_$n=\$got u_$n=\$u"
 	kill $wl
 	wait $wl 2>/dev/null
 	wl=
@@ -209,7 +238,7 @@ mv=$(div $((v_1000 - v_10)) $span %.3f)
 mt=-
 [ -n "$t_1000" ] && [ -n "$t_10" ] && mt=$(div $((t_1000 - t_10)) $span %.3f)
 echo "per thread, marginal (cost(1000) - cost(10)) / $span: csftop $mc us, csftop-csv $mv us, top ${mt} us$( [ "$mt" != - ] && echo ", top/csftop $(div "$mt" "$mc" %.0f)x")"
-echo "csftop at 1000 threads and -d 10: $(div "$c_1000" 100 %.1f)% of one CPU (text), $(div "$v_1000" 100 %.1f)% (CSV)"
+echo "csftop at 1000 threads and -d 10: $(div "$c_1000" 100 %.1f)% of one CPU (text), $(div "$v_1000" 100 %.1f)% (CSV), ${u_1000}% interactive"
 }
 [ "$top_kind" = procps ] || echo "top: $top_kind (procps top -H -p is needed for the comparison)"
 echo "$htop_note"
