@@ -481,6 +481,44 @@ static char *title_line(void)
 	return t.text;
 }
 
+/*
+ * A total or count cell through the memo: in a frame only the current
+ * state's total of a thread grows, and its other totals and its counts
+ * print the same 8 bytes as last time.  The memo is kept by row index and
+ * keyed by the exact value, which is all a cell depends on: a row that
+ * moved (threads came or went), or a diff screen, finds other values and
+ * is formatted again, never wrong.
+ */
+static char *memo_cell(struct cell_memo *m, const struct row *r, enum col c,
+		       unsigned int k, char *p)
+{
+	uint64_t v = row_uvalue(r, c);
+	char *end;
+
+	if (m->cell[k] && m->value[k] == v) {
+		memcpy(p, &m->cell[k], 8);
+		return p + 8;
+	}
+	end = fmt_cell(p, r, c);
+	m->value[k] = v;
+	m->cell[k] = 0;
+	if (end - p == 8)
+		memcpy(&m->cell[k], p, 8);
+	return end;
+}
+
+/* The memo slot of column @c, or -1. */
+static int memo_slot(enum col c)
+{
+	if (c >= COL_RUN_TOTAL && c <= COL_BLOCKED_TOTAL)
+		return c - COL_RUN_TOTAL;
+	if (c == COL_MIGRATIONS)
+		return 5;
+	if (c == COL_WAKEUPS)
+		return 6;
+	return -1;
+}
+
 static void print_text(struct batch_buf *b, const struct screen *s,
 		       const size_t *idx, size_t n,
 		       const struct batch_opts *o)
@@ -538,14 +576,29 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		ob_puts(b, _("No registered threads."));
 		ob_putc(b, '\n');
 	}
+	if (b->memo_cap < s->nrows) {
+		struct cell_memo *memo = realloc(b->memo,
+						 s->nrows * sizeof(*memo));
+
+		if (!memo) {
+			b->oom = 1;
+			return;
+		}
+		memset(memo + b->memo_cap, 0,
+		       (s->nrows - b->memo_cap) * sizeof(*memo));
+		b->memo = memo;
+		b->memo_cap = s->nrows;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
+		struct cell_memo *m = &b->memo[idx[i]];
 		const char *mk = mark_key(s, r);
 		unsigned int st = row_state(r);
 		const char *state = st <= CSF_STATE_EXITED ?
 				    b->state_names[st] : "?";
 		size_t state_len = strlen(state);
 		char *p;
+
 
 		/* 64: the mark, PID, TID, COMM and CPU with their spaces */
 		p = ob_room(b, 64 + state_len + 8 +
@@ -566,9 +619,14 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		p = align_left(p, state_len, 8);
 		p = fmt_cell_uint(p, r->snap.cpu, 3);
 		for (int c = COL_RUN_PCT; c < COL_NR; c++) {
+			int k = memo_slot((enum col)c);
+
 			if (fmt_value_zero(r, (enum col)c)) {
 				memcpy(p, b->zero_fields[c], 8);
 				p += 8;
+			} else if (k >= 0) {
+				p = memo_cell(m, r, (enum col)c,
+					      (unsigned int)k, p);
 			} else {
 				p = fmt_cell(p, r, (enum col)c);
 			}
@@ -627,5 +685,6 @@ void batch_buf_free(struct batch_buf *b)
 	free(b->text);
 	free(b->titles);
 	free(b->cpu_titles);
+	free(b->memo);
 	memset(b, 0, sizeof(*b));
 }

@@ -28,6 +28,16 @@ struct batch_opts {
  * do not change (a gettext lookup costs more than formatting a row).
  * Zero it before the first frame; batch_buf_free() releases it.
  */
+/*
+ * The text cells of one row's totals and counts in the previous frame:
+ * see memo_cell() in batch.c.
+ */
+#define MEMO_COLS 7
+struct cell_memo {
+	uint64_t value[MEMO_COLS];
+	uint64_t cell[MEMO_COLS];	/* " %7s", 8 bytes; 0: none */
+};
+
 struct batch_buf {
 	size_t *idx;
 	size_t idx_cap;
@@ -39,6 +49,8 @@ struct batch_buf {
 	const char *state_names[CSF_STATE_EXITED + 1];
 	int have_names;
 	char zero_fields[COL_NR][9];	/* " %7s" of fmt_zero(column) */
+	struct cell_memo *memo;		/* by row index of the last screen */
+	size_t memo_cap;
 };
 
 /* Print one screen; returns 0 or -errno (e.g. -EPIPE, -ENOMEM). */

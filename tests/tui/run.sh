@@ -218,6 +218,30 @@ for form in text csv; do
 	fi
 done
 
+# The cells of totals and counts are remembered from frame to frame: the
+# second frame, after totals grew in rows that kept their place (a thread
+# exited, one registered), must show what a first frame over the same
+# pages shows.  Rows by TID; the exited row (mark x) left out.
+totals() {	# the PID, TID, total and count cells of a frame's live rows
+	grep -v '^x' | cut -c3-18,87-126,143-
+}
+BROOT=$(new_root "$CASES/batch.spec")
+( sleep 1; "$MKFAKEROOT" "$BROOT" < "$CASES/batch2.spec" ) &
+env CSF_ROOT="$BROOT" "$CSFTOP" -b -n 2 -d 2000 -s +tid > "$WORK/bm.out" \
+	2> "$WORK/batch.err"
+wait
+awk '/^csftop .* sample 2 /{ f = 1 } f && /^[ x+*] +[0-9]/' "$WORK/bm.out" |
+	totals > "$WORK/bm.got"
+grep -v '^gone' "$CASES/batch2.spec" > "$WORK/bm.spec"
+env CSF_ROOT="$(new_root "$WORK/bm.spec")" "$CSFTOP" -b -n 1 -s +tid \
+	2> "$WORK/batch.err" | awk '/^[ x+*] +[0-9]/' | totals > "$WORK/bm.want"
+if [ -s "$WORK/bm.want" ] && cmp -s "$WORK/bm.want" "$WORK/bm.got"; then
+	pass "batch text: remembered cells follow changed totals"
+else
+	fail "batch text: remembered cells follow changed totals"
+	diff -u "$WORK/bm.want" "$WORK/bm.got" | sed 's/^/    /'
+fi
+
 batch -n 3 -d 10 -o json > "$WORK/b.json"
 if [ "$(wc -l < "$WORK/b.json")" = 3 ] &&
    grep -q '"comm":"contend-a"' "$WORK/b.json"; then
