@@ -482,24 +482,17 @@ static char *title_line(void)
 }
 
 /*
- * A total or count cell through the memo: in a frame only the current
- * state's total of a thread grows, and its other totals and its counts
- * print the same 8 bytes as last time.  The memo is kept by row index and
- * keyed by the exact value, which is all a cell depends on: a row that
- * moved (threads came or went), or a diff screen, finds other values and
- * is formatted again, never wrong.
+ * Cells through the memo: in a frame only the current state's total of a
+ * thread grows; its PID and TID, its other totals and its counts print
+ * the same 8 bytes as the frame before.  The memo is kept by row index and
+ * keyed by the exact value, which is all such a cell depends on: a row
+ * that moved (threads came or went), or a diff screen, finds other values
+ * and is formatted again, never wrong.  @v is the value of column @c of
+ * @r, @k its memo slot; @cell formats it when the memo cannot.
  */
-static char *memo_cell(struct cell_memo *m, const struct row *r, enum col c,
-		       unsigned int k, char *p)
+static char *memo_put(struct cell_memo *m, unsigned int k, uint64_t v,
+		      char *p, char *end)
 {
-	uint64_t v = row_uvalue(r, c);
-	char *end;
-
-	if (m->cell[k] && m->value[k] == v) {
-		memcpy(p, &m->cell[k], 8);
-		return p + 8;
-	}
-	end = fmt_cell(p, r, c);
 	m->value[k] = v;
 	m->cell[k] = 0;
 	if (end - p == 8)
@@ -507,17 +500,50 @@ static char *memo_cell(struct cell_memo *m, const struct row *r, enum col c,
 	return end;
 }
 
-/* The memo slot of column @c, or -1. */
-static int memo_slot(enum col c)
+static char *memo_uint(struct cell_memo *m, unsigned int k, uint64_t v,
+		       char *p)
 {
-	if (c >= COL_RUN_TOTAL && c <= COL_BLOCKED_TOTAL)
-		return c - COL_RUN_TOTAL;
-	if (c == COL_MIGRATIONS)
-		return 5;
-	if (c == COL_WAKEUPS)
-		return 6;
-	return -1;
+	if (m->cell[k] && m->value[k] == v) {
+		memcpy(p, &m->cell[k], 8);
+		return p + 8;
+	}
+	return memo_put(m, k, v, p, fmt_cell_uint(p, v, FMT_CELL_W));
 }
+
+static char *memo_value(const struct batch_buf *b, struct cell_memo *m,
+			unsigned int k, uint64_t v, char *p,
+			const struct row *r, enum col c)
+{
+	if (!v) {
+		memcpy(p, b->zero_fields[c], 8);
+		return p + 8;
+	}
+	if (m->cell[k] && m->value[k] == v) {
+		memcpy(p, &m->cell[k], 8);
+		return p + 8;
+	}
+	return memo_put(m, k, v, p, fmt_cell(p, r, c));
+}
+
+/* A share or a rate: most are 0.0, one copy. */
+static char *value_cell(const struct batch_buf *b, char *p,
+			const struct row *r, enum col c)
+{
+	if (fmt_value_zero(r, c)) {
+		memcpy(p, b->zero_fields[c], 8);
+		return p + 8;
+	}
+	return fmt_cell(p, r, c);
+}
+
+/* The order print_text() writes a row's cells in: the titles' order. */
+_Static_assert(COL_TID == COL_PID + 1 && COL_RUN_PCT == COL_CPU + 1 &&
+	       COL_RUN_TOTAL == COL_RUN_PCT + CSF_NR_STATES &&
+	       COL_VCSW_RATE == COL_RUN_TOTAL + CSF_NR_STATES &&
+	       COL_IVCSW_RATE == COL_VCSW_RATE + 1 &&
+	       COL_MIGRATIONS == COL_IVCSW_RATE + 1 &&
+	       COL_WAKEUPS == COL_MIGRATIONS + 1 && COL_NR == COL_WAKEUPS + 1,
+	       "print_text() writes the columns in enum col order");
 
 static void print_text(struct batch_buf *b, const struct screen *s,
 		       const size_t *idx, size_t n,
@@ -608,8 +634,8 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		/* "%c %7u %7u %-15s %-8s %3u", then " %7s" per number */
 		*p++ = !*mk ? ' ' : !strcmp(mk, "exited") ? 'x' :
 		       !strcmp(mk, "changed") ? '*' : '+';
-		p = fmt_cell_uint(p, r->snap.tgid, 7);
-		p = fmt_cell_uint(p, r->snap.tid, 7);
+		p = memo_uint(m, MEMO_PID, r->snap.tgid, p);
+		p = memo_uint(m, MEMO_TID, r->snap.tid, p);
 		*p++ = ' ';
 		memcpy(p, r->snap.comm, sizeof(r->snap.comm));
 		p = align_left(p, strnlen(r->snap.comm, sizeof(r->snap.comm)),
@@ -618,19 +644,17 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		memcpy(p, state, state_len);
 		p = align_left(p, state_len, 8);
 		p = fmt_cell_uint(p, r->snap.cpu, 3);
-		for (int c = COL_RUN_PCT; c < COL_NR; c++) {
-			int k = memo_slot((enum col)c);
-
-			if (fmt_value_zero(r, (enum col)c)) {
-				memcpy(p, b->zero_fields[c], 8);
-				p += 8;
-			} else if (k >= 0) {
-				p = memo_cell(m, r, (enum col)c,
-					      (unsigned int)k, p);
-			} else {
-				p = fmt_cell(p, r, (enum col)c);
-			}
-		}
+		for (unsigned int k = 0; k < CSF_NR_STATES; k++)
+			p = value_cell(b, p, r, (enum col)(COL_RUN_PCT + k));
+		for (unsigned int k = 0; k < CSF_NR_STATES; k++)
+			p = memo_value(b, m, MEMO_TOTAL + k, r->total_ns[k], p,
+				       r, (enum col)(COL_RUN_TOTAL + k));
+		p = value_cell(b, p, r, COL_VCSW_RATE);
+		p = value_cell(b, p, r, COL_IVCSW_RATE);
+		p = memo_value(b, m, MEMO_MIGRATIONS, r->migrations, p, r,
+			       COL_MIGRATIONS);
+		p = memo_value(b, m, MEMO_WAKEUPS, r->wakeups, p, r,
+			       COL_WAKEUPS);
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
 	}

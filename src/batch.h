@@ -29,10 +29,17 @@ struct batch_opts {
  * Zero it before the first frame; batch_buf_free() releases it.
  */
 /*
- * The text cells of one row's totals and counts in the previous frame:
- * see memo_cell() in batch.c.
+ * The text cells of one row's ids, totals and counts in the previous
+ * frame, with the values they show: see memo_put() in batch.c.
  */
-#define MEMO_COLS 7
+enum {
+	MEMO_PID,
+	MEMO_TID,
+	MEMO_TOTAL,				/* CSF_NR_STATES of them */
+	MEMO_MIGRATIONS = MEMO_TOTAL + CSF_NR_STATES,
+	MEMO_WAKEUPS,
+	MEMO_COLS
+};
 struct cell_memo {
 	uint64_t value[MEMO_COLS];
 	uint64_t cell[MEMO_COLS];	/* " %7s", 8 bytes; 0: none */

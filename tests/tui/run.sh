@@ -218,10 +218,11 @@ for form in text csv; do
 	fi
 done
 
-# The cells of totals and counts are remembered from frame to frame: the
-# second frame, after totals grew in rows that kept their place (a thread
-# exited, one registered), must show what a first frame over the same
-# pages shows.  Rows by TID; the exited row (mark x) left out.
+# The cells of ids, totals and counts are remembered from frame to frame:
+# the second frame, after totals grew in rows that kept their place and
+# threads registered between and after the others (rows moved), must show
+# what a first frame over the same pages shows.  Rows by TID; the exited
+# row (mark x) left out.
 totals() {	# the PID, TID, total and count cells of a frame's live rows
 	grep -v '^x' | cut -c3-18,87-126,143-
 }
