@@ -305,12 +305,66 @@ size_t fmt_fixed(char *buf, size_t len, double v, unsigned int decimals)
 			  MAX_DECIMALS, "");
 }
 
+/* @v < 10^8 as 8 digits, zero-padded, the first in the low byte. */
+static inline uint64_t pack8(uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	return (uint64_t)two_digits[hi / 100] |
+	       (uint64_t)two_digits[hi % 100] << 16 |
+	       (uint64_t)two_digits[lo / 100] << 32 |
+	       (uint64_t)two_digits[lo % 100] << 48;
+}
+
+/*
+ * @v < 10^8 at @p without leading zeros, stored with one 8-byte move (room
+ * for 8 bytes needed); returns the end.
+ */
+static inline char *put_small(char *p, uint32_t v)
+{
+	unsigned int k = ndigits(v);
+	uint64_t text = pack8(v) >> (8 * (8 - k));
+
+	memcpy(p, &text, 8);
+	return p + k;
+}
+
+static inline char *put8(char *p, uint32_t v)
+{
+	uint64_t text = pack8(v);
+
+	memcpy(p, &text, 8);
+	return p + 8;
+}
+
 size_t fmt_uint(char *buf, size_t len, uint64_t v)
 {
 	struct num n;
+	uint64_t top;
+	char *p = buf;
 
-	num_int(&n, v, "");					/* "%llu" */
-	return put_num(buf, len, &n);
+	/*
+	 * "%llu", in blocks of 8 digits: totals in ns (CSV, JSON) have 10 to
+	 * 13 of them.  Cut short like snprintf through the general path.
+	 */
+	if (len < FMT_BUFSZ) {
+		num_int(&n, v, "");
+		return put_num(buf, len, &n);
+	}
+	if (v < 100000000) {
+		p = put_small(p, (uint32_t)v);
+	} else {
+		top = v / 100000000;
+		if (top < 100000000) {
+			p = put_small(p, (uint32_t)top);
+		} else {
+			p = put_small(p, (uint32_t)(top / 100000000));
+			p = put8(p, (uint32_t)(top % 100000000));
+		}
+		p = put8(p, (uint32_t)(v % 100000000));
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 static double clamp_pct(double pct)
