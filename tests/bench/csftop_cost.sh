@@ -24,7 +24,10 @@
 # tmux terminal for CSF_COST_TUI_SECONDS (default 5) over the same
 # threads, and its CPU time over that window (utime + stime of
 # /proc/PID/stat) gives "tui%CPU", the share of one CPU it keeps while
-# drawing 100 frames a second.
+# drawing 100 frames a second.  htop, which has no batch mode, is timed
+# the same way where installed: htop -d 1 -p PID (its shortest interval,
+# 0.1 s, over the same threads), and its CPU time over the window divided
+# by the frames it drew in it (10 a second) is "htop us/frame".
 #
 # csftop, csf-demo, cputime, sleepers and mkfakeroot are looked for next
 # to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
@@ -128,25 +131,24 @@ fake_spec() {
 	}'
 }
 
-# tui_pct [CSFTOP ARGS...]: % of one CPU interactive csftop -d 10 uses in a
-# 200x50 tmux terminal over CSF_COST_TUI_SECONDS, or "-" without tmux
+# tui_us COMMAND: CPU microseconds COMMAND uses in a 200x50 tmux terminal
+# over CSF_COST_TUI_SECONDS after a second to start, or "" without tmux
 TUI_S=${CSF_COST_TUI_SECONDS:-5}
-tui_pct() {
-	command -v tmux > /dev/null || { echo -; return; }
-	sock=$work/tmux.sock
-	# shellcheck disable=SC2145 # the command is one string for tmux
-	tmux -S "$sock" new-session -d -x 200 -y 50 \
-		"exec env CSF_ROOT='${CSF_ROOT:-}' $CSFTOP -d 10 $*" ||
-		{ echo -; return; }
+tui_n=0
+tui_us() {
+	command -v tmux > /dev/null || return
+	# a server of its own each time: one being killed takes a while to go
+	tui_n=$((tui_n + 1))
+	sock=$work/tmux.$tui_n.sock
+	tmux -S "$sock" new-session -d -x 200 -y 50 "exec $1" || return
 	pid=$(tmux -S "$sock" display-message -p '#{pane_pid}')
 	sleep 1		# start-up and the first rescan are not a frame
 	t0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
 	sleep "$TUI_S"
 	t1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
 	tmux -S "$sock" kill-server 2> /dev/null
-	awk -v a="$t0" -v b="$t1" -v s="$TUI_S" -v hz="$(getconf CLK_TCK)" \
-		'BEGIN { if (a == "" || b == "") print "-";
-			 else printf "%.1f", (b - a) / hz / s * 100 }'
+	[ -n "$t0" ] && [ -n "$t1" ] &&
+		echo $(((t1 - t0) * 1000000 / $(getconf CLK_TCK)))
 }
 
 # $TOP: procps top by path where a shell prefers its own applets (busybox
@@ -161,10 +163,10 @@ if "$TOP" -V 2>&1 | grep -q procps; then
 elif command -v "$TOP" > /dev/null; then
 	top_kind=other
 fi
-if command -v htop > /dev/null; then
-	htop_note="htop: installed, not measured (it has no batch mode to time frames with)"
+if command -v htop > /dev/null && command -v tmux > /dev/null; then
+	htop_note="htop: $(htop --version | head -n 1), in tmux at -d 1 (0.1 s)"
 else
-	htop_note="htop: n/a (not installed)"
+	htop_note="htop: n/a (htop and tmux are needed to time it)"
 fi
 
 clock=$("$CSFTOP" -b -n 1 -o json 2>/dev/null |
@@ -177,12 +179,12 @@ if [ "$mode" = pages ]; then
 else
 	echo "  the module: csftop and top read the same csf-demo threads (clock ${clock:-?})"
 fi
-row='%7s %11s %11s %11s %9s %9s %9s %9s %9s\n'
+row='%7s %11s %11s %11s %9s %9s %9s %9s %9s %9s\n'
 # shellcheck disable=SC2059 # one format for all rows
 printf "$row" threads csftop csftop-csv "top -H" top/csft csft/thr \
-	top/thr csft%CPU tui%CPU
+	top/thr csft%CPU tui%CPU htop
 # shellcheck disable=SC2059
-printf "$row" "" us/frame us/frame us/frame "" us us @10ms @10ms
+printf "$row" "" us/frame us/frame us/frame "" us us @10ms @10ms us/frame
 for n in 10 100 1000; do
 	pflag=
 	if [ "$mode" = module ]; then
@@ -217,12 +219,18 @@ for n in 10 100 1000; do
 	v=$(per_frame "$F" "$CSFTOP" -b -n %N -d 10 -o csv $pflag)
 	t=
 	[ "$top_kind" = procps ] && t=$(per_frame "$TF" "$TOP" -H -b -n %N -d 0.1 -p $wl)
-	# shellcheck disable=SC2086
-	u=$(tui_pct $pflag)
+	u=$(tui_us "env CSF_ROOT='${CSF_ROOT:-}' $CSFTOP -d 10 $pflag")
+	u=$(div "$u" $((TUI_S * 10000)) %.1f)
+	h=
+	case $htop_note in
+	"htop: n/a"*) ;;
+	*) h=$(tui_us "env HOME='$work' htop -d 1 -p $wl")
+	   h=$(div "$h" $((TUI_S * 10)) %.0f) ;;
+	esac
 	# shellcheck disable=SC2059
 	printf "$row" "$got" "$c" "$v" "${t:-n/a}" "$(div "$t" "$c" %.1fx)" \
 		"$(div "$c" "$got")" "$(div "$t" "$got")" \
-		"$(div "$c" 100 %.1f)" "$u"
+		"$(div "$c" 100 %.1f)" "$u" "${h:-n/a}"
 	eval "c_$n=\$c v_$n=\$v t_$n=\$t got_$n=\$got u_$n=\$u"
 	kill $wl
 	wait $wl 2>/dev/null
