@@ -488,7 +488,7 @@ static char *title_line(void)
  * keyed by the exact value, which is all such a cell depends on: a row
  * that moved (threads came or went), or a diff screen, finds other values
  * and is formatted again, never wrong.  @v is the value of column @c of
- * @r, @k its memo slot; @cell formats it when the memo cannot.
+ * @r, @k its memo slot.
  */
 static char *memo_put(struct cell_memo *m, unsigned int k, uint64_t v,
 		      char *p, char *end)
@@ -624,7 +624,6 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 				    b->state_names[st] : "?";
 		size_t state_len = strlen(state);
 		char *p;
-
 
 		/* 64: the mark, PID, TID, COMM and CPU with their spaces */
 		p = ob_room(b, 64 + state_len + 8 +

@@ -22,13 +22,6 @@ struct batch_opts {
 };
 
 /*
- * What batch_print keeps from one frame to the next, so that a frame
- * allocates nothing once the buffers have grown: the display order, the
- * frame's text (written with one write(2)) and the translated strings that
- * do not change (a gettext lookup costs more than formatting a row).
- * Zero it before the first frame; batch_buf_free() releases it.
- */
-/*
  * The text cells of one row's ids, totals and counts in the previous
  * frame, with the values they show: see memo_put() in batch.c.
  */
@@ -45,6 +38,13 @@ struct cell_memo {
 	uint64_t cell[MEMO_COLS];	/* " %7s", 8 bytes; 0: none */
 };
 
+/*
+ * What batch_print keeps from one frame to the next, so that a frame
+ * allocates nothing once the buffers have grown: the display order, the
+ * frame's text (written with one write(2)) and the translated strings that
+ * do not change (a gettext lookup costs more than formatting a row).
+ * Zero it before the first frame; batch_buf_free() releases it.
+ */
 struct batch_buf {
 	size_t *idx;
 	size_t idx_cap;
