@@ -16,7 +16,10 @@
 # records what happened for tests/install/dkms_build.sh to judge.
 #
 # Kernels: $CSF_DKMS_KERNELS, else $CSF_VM_KERNELS (the VM suite's), else
-# every /lib/modules/REL/build; "none": none.  Without a usable dkms the
+# every kernel of tests/vm/kernels.tab that scripts/kernels has cached (by
+# name or release); "none": none.  Each is built with --kernelsourcedir
+# its cached headers, where scripts/kernels exec says (natively, or in the
+# kernel's Debian build root).  Without a usable dkms the
 # module is built with the MAKE line of the installed dkms.conf, run by
 # hand (dkms_build.sh then reports SKIP for dkms itself).
 #
@@ -28,7 +31,7 @@
 #   vmroot/        what tests/vm/guest_install.sh ships to the guest: the
 #                  installed modules-load.d entry and mount unit at their
 #                  installed paths, and per kernel
-#                  lib/modules/REL/updates/dkms/coarse_stat_fs.ko (dkms.conf's
+#                  lib/modules/RELEASE/updates/dkms/coarse_stat_fs.ko (dkms.conf's
 #                  DEST_MODULE_LOCATION) with depmod's index files
 #
 # Environment from the make rule: CSF_MAKE (make), and the configured
@@ -38,6 +41,8 @@ set -u
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 builddir=$(pwd)
+top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+kernels_cmd=$top_srcdir/scripts/kernels
 out=$builddir/tests/install
 make=${CSF_MAKE:-make}
 stage=$out/dkms/stage
@@ -60,14 +65,13 @@ mkdir -p "$out/dkms" "$tree" "$vmroot"
 
 kernels=${CSF_DKMS_KERNELS:-${CSF_VM_KERNELS:-}}
 if [ -z "$kernels" ]; then
-	for d in /lib/modules/*/build; do
-		[ -f "$d/Makefile" ] || continue
-		d=${d#/lib/modules/}
-		kernels+="${kernels:+ }${d%/build}"
+	for k in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
+		"$top_srcdir/tests/vm/kernels.tab" | awk '{ print $1 }'); do
+		"$kernels_cmd" info "$k" >/dev/null 2>&1 && kernels+="${kernels:+ }$k"
 	done
 fi
 if [ "$kernels" = none ] || [ -z "$kernels" ]; then
-	echo "no kernels (CSF_DKMS_KERNELS/CSF_VM_KERNELS=none, or no /lib/modules/*/build)" >"$note"
+	echo "no kernels (CSF_DKMS_KERNELS/CSF_VM_KERNELS=none, or none cached: scripts/kernels fetch)" >"$note"
 	say "no kernel to build for: skipped"
 	exit 0
 fi
@@ -108,14 +112,26 @@ if ! command -v dkms >/dev/null; then
 	echo "dkms is not installed (apt-get install dkms); built with dkms.conf's MAKE line by hand" >"$note"
 fi
 
-for rel in $kernels; do
+for k in $kernels; do
 	ko=
+	if ! facts=$("$kernels_cmd" info "$k" 2>&1); then
+		say "$k: $facts"
+		echo "$k dkms FAIL" >>"$result"
+		continue
+	fi
+	# its facts as k_name, k_release, ... (version is the package's)
+	k_name= k_release= k_kdir= k_moddir=
+	eval "$(sed 's/^/k_/' <<<"$facts")"
+	rel=$k_release kdir=$k_kdir moddir=$k_moddir
+	# where this kernel's modules are built, with our directories visible
+	in_root=("$kernels_cmd" exec "$k_name" -b "$top_srcdir" -b "$builddir" --)
 	if [ $use_dkms = yes ]; then
 		log=$out/dkms/dkms-$rel.log
-		say "dkms build -k $rel"
+		say "dkms build -k $rel ($k_name)"
 		args=(-m "$package" -v "$version" --sourcetree "$srctree" --dkmstree "$tree")
-		if { [ -d "$tree/$package/$version" ] || dkms add "${args[@]}"; } >"$log" 2>&1 &&
-			dkms build "${args[@]}" -k "$rel" >>"$log" 2>&1; then
+		if { [ -d "$tree/$package/$version" ] || "${in_root[@]}" dkms add "${args[@]}"; } >"$log" 2>&1 &&
+			"${in_root[@]}" dkms build "${args[@]}" -k "$rel" \
+				--kernelsourcedir "$kdir" >>"$log" 2>&1; then
 			ko=$(find "$tree/$package/$version/$rel" -name "${built##*/}.ko*" | head -n1)
 		fi
 		if [ -n "$ko" ]; then
@@ -133,8 +149,8 @@ for rel in $kernels; do
 		mkdir -p "$work"
 		cp -R "$src/." "$work/"
 		say "dkms.conf's MAKE[0] for $rel"
-		if (cd "$work" && kernel_source_dir=/lib/modules/$rel/build &&
-			. ./dkms.conf && eval "${MAKE[0]}") >"$log" 2>&1 &&
+		if (cd "$work" && kernel_source_dir=$kdir &&
+			. ./dkms.conf && "${in_root[@]}" sh -c "${MAKE[0]}") >"$log" 2>&1 &&
 			[ -f "$work/$built.ko" ]; then
 			ko=$work/$built.ko
 			echo "$rel make ok" >>"$result"
@@ -148,7 +164,7 @@ for rel in $kernels; do
 	# depmod's index of this tree, as dkms install runs it; the kernel's
 	# own lists so that modprobe knows what is built in.
 	for f in modules.order modules.builtin modules.builtin.modinfo; do
-		[ -f "/lib/modules/$rel/$f" ] && cp "/lib/modules/$rel/$f" "$vmroot/lib/modules/$rel/"
+		[ -f "$moddir/$f" ] && cp "$moddir/$f" "$vmroot/lib/modules/$rel/"
 	done
 	depmod -b "$vmroot" "$rel" >>"$log" 2>&1 ||
 		{ say "$rel: depmod failed"; echo "$rel depmod FAIL" >>"$result"; }

@@ -3,22 +3,30 @@
 #
 # tests/vm/run.sh - run the module's tests in qemu, one VM per kernel.
 #
-# For each kernel release: build kmod/ against /lib/modules/REL/build in
-# BUILDDIR/tests/vm/out/REL/kmod, pack an initramfs (busybox-static, the
+# The kernels are data: those of tests/vm/kernels.tab, fetched into a cache
+# by scripts/kernels (image, modules, headers; never the host's own).  For
+# each: build kmod/ against its headers in BUILDDIR/tests/vm/out/NAME/kmod
+# (in its Debian build root when the host's toolchain is older, see
+# scripts/kernels), pack an initramfs (busybox-static, the
 # module, virtio_blk and its dependencies, the guest test programs, the guest
 # scripts, csftop and csf-demo, all with their shared libraries, a few
-# terminfo entries, tests/vm/guest-init.sh as /init), boot Debian's
-# /boot/vmlinuz-REL in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small
+# terminfo entries, tests/vm/guest-init.sh as /init), boot its vmlinuz
+# in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small
 # virtio disk), and judge the console log: every guest program's and guest
 # script's libcheck summary, the end marker, and dmesg.
 #
-# usage: tests/vm/run.sh [-k REL]... [-m "mono tsc"] [-t "test_a test_b"]
+# usage: tests/vm/run.sh [-k KERNEL]... [-m "mono tsc"] [-t "test_a test_b"]
 #                        [-s "guest_a.sh guest_b.sh"] [--demo | --bench]
 #                        [BUILDDIR [SRCDIR]]
+#        tests/vm/run.sh --list
 #
-#   -k REL      kernel release to test (repeatable).  Default: $CSF_VM_KERNELS
-#               (space-separated; "none" skips), else every /boot/vmlinuz-REL
-#               whose /lib/modules/REL/build exists.
+#   -k KERNEL   kernel to test (repeatable): a short name of kernels.tab
+#               (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt) or the exact release of a
+#               cached one (6.1.0-57-amd64).  Default: $CSF_VM_KERNELS
+#               (space-separated; "none" skips), else every kernel of the
+#               table; one missing from the cache fails the run (fetch it
+#               with scripts/kernels fetch, as scripts/test does).
+#   --list      the kernels of the table and what the cache holds.
 #   -m MODES    clock modes to load the module with (default $CSF_VM_MODES or
 #               "mono tsc").
 #   -t TESTS    guest programs, names in BUILDDIR/tests/vm (default
@@ -86,7 +94,8 @@ while [ $# -gt 0 ]; do
 	-s) scripts=$2; shift 2 ;;
 	--demo) run=demo; shift ;;
 	--bench) run=bench; shift ;;
-	-h|--help) sed -n '4,67p' "$0"; exit 0 ;;
+	--list) exec "$(dirname "$0")/../../scripts/kernels" list ;;
+	-h|--help) sed -n '4,74p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
@@ -101,19 +110,17 @@ smp=${CSF_VM_SMP:-2}
 mem=${CSF_VM_MEM:-1G}
 
 # ---- which kernels -------------------------------------------------------
+kernels_cmd=$srcdir/scripts/kernels
 if [ ${#kernels[@]} -eq 0 ]; then
 	if [ -n "${CSF_VM_KERNELS:-}" ]; then
 		[ "$CSF_VM_KERNELS" = none ] && skip "CSF_VM_KERNELS=none"
 		read -r -a kernels <<<"$CSF_VM_KERNELS"
 	else
-		for v in /boot/vmlinuz-*; do
-			[ -e "$v" ] || continue
-			rel=${v#/boot/vmlinuz-}
-			[ -f "/lib/modules/$rel/build/Makefile" ] && kernels+=("$rel")
-		done
+		mapfile -t kernels < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
+			"$srcdir/tests/vm/kernels.tab" | awk '{ print $1 }')
 	fi
 fi
-[ ${#kernels[@]} -gt 0 ] || skip "no kernel with both /boot/vmlinuz-REL and /lib/modules/REL/build (apt-get install linux-image-amd64 linux-headers-amd64)"
+[ ${#kernels[@]} -gt 0 ] || skip "no kernels in $srcdir/tests/vm/kernels.tab"
 command -v "$qemu" >/dev/null || skip "$qemu not found (apt-get install qemu-system-x86)"
 for t in busybox cpio gzip; do
 	command -v $t >/dev/null || skip "$t not found (apt-get install busybox-static cpio gzip)"
@@ -227,12 +234,13 @@ ship_terminfo() {
 	done
 }
 
-# kmods_for REL MOD...: print the .ko paths (relative to /lib/modules/REL) of
-# MOD and its dependencies, dependencies first; built-in modules print
-# nothing.  Uses modules.dep, which already holds the transitive list.
+# kmods_for MODDIR MOD...: print the .ko paths (relative to MODDIR, a
+# kernel's lib/modules/REL) of MOD and its dependencies, dependencies
+# first; built-in modules print nothing.  Uses modules.dep, which already
+# holds the transitive list.
 kmods_for() {
-	local rel=$1; shift
-	local dir=/lib/modules/$rel m
+	local dir=$1; shift
+	local m
 	declare -A seen=()
 	visit() {
 		local path=$1 line dep
@@ -249,7 +257,7 @@ kmods_for() {
 			if grep -qE "/$m\.ko\$" "$dir/modules.builtin" 2>/dev/null; then
 				continue        # built in: nothing to load
 			fi
-			say "warning: $rel has no module $m (and it is not built in)" >&2
+			say "warning: $dir has no module $m (and it is not built in)" >&2
 			continue
 		fi
 		visit "$p"
@@ -278,10 +286,15 @@ summary=()
 # ---- one kernel --------------------------------------------------------------
 kfail() { say "$rel: FAIL: $*"; summary+=("$rel: FAIL ($*)"); }
 run_kernel() {
-	local rel=$1
-	local out=$builddir/tests/vm/out/$rel
-	local kdir=/lib/modules/$rel/build
-	local vmlinuz=/boot/vmlinuz-$rel
+	local rel=$1 name= release= vmlinuz= moddir= kdir= facts
+	# A kernel missing from the cache fails the run: the matrix is the point.
+	if ! facts=$("$kernels_cmd" info "$1" 2>&1); then
+		kfail "$facts"
+		return 1
+	fi
+	eval "$facts"
+	rel="$name ($release)"
+	local out=$builddir/tests/vm/out/$name
 	local stage=$out/initramfs
 	local log=$out/console.log
 	local have_ko=no
@@ -289,8 +302,8 @@ run_kernel() {
 
 	rm -rf "$out"
 	mkdir -p "$out/kmod" "$stage"
-	[ -r "$vmlinuz" ] || { kfail "$vmlinuz missing"; return 1; }
-	[ -f "$kdir/Makefile" ] || { kfail "$kdir missing (linux-headers-$rel)"; return 1; }
+	[ -r "$vmlinuz" ] || { kfail "$vmlinuz missing (scripts/kernels fetch $name)"; return 1; }
+	[ -f "$kdir/Makefile" ] || { kfail "$kdir missing (scripts/kernels fetch $name)"; return 1; }
 
 	# The module, built out of the source tree: Kbuild writes next to its
 	# sources, so link them into a directory of our own.
@@ -308,7 +321,8 @@ run_kernel() {
 			ln -s "$f" "$out/kmod/${f##*/}"
 		done
 		say "$rel: building the module"
-		if ! make -C "$out/kmod" KDIR="$kdir" CSF_INCLUDE="$srcdir/include" \
+		if ! "$kernels_cmd" exec "$name" -b "$srcdir" -b "$out" -- \
+			make -C "$out/kmod" KDIR="$kdir" CSF_INCLUDE="$srcdir/include" \
 			>"$out/kmod-build.log" 2>&1; then
 			cat "$out/kmod-build.log"
 			kfail "module build failed"
@@ -336,10 +350,10 @@ run_kernel() {
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
 	[ $have_ko = yes ] && cp "$out/kmod/coarse_stat_fs.ko" "$stage/lib/csf/"
 	local ko order=
-	for ko in $(kmods_for "$rel" virtio_pci virtio_blk); do
-		local name=${ko##*/}; name=${name%%.ko*}
-		unpack_ko "/lib/modules/$rel/$ko" "$stage/lib/csf/virtio/$name.ko"
-		order+="$name "
+	for ko in $(kmods_for "$moddir" virtio_pci virtio_blk); do
+		local m=${ko##*/}; m=${m%%.ko*}
+		unpack_ko "$moddir/$ko" "$stage/lib/csf/virtio/$m.ko"
+		order+="$m "
 	done
 	local t
 	for t in $tests; do
