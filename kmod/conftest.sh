@@ -65,13 +65,16 @@ int csf_probe(void)
 }
 C
 
-# 6.17 replaced sb->s_d_op with set_default_d_op().
+# 6.17 replaced sb->s_d_op with set_default_d_op().  A probe names nothing
+# but what it tests and what every supported kernel has: 6.17 also removed
+# simple_dentry_operations, and naming it made this answer "no" there.
 probe HAVE_SET_DEFAULT_D_OP <<'C'
 #include <linux/fs.h>
 #include <linux/dcache.h>
+static const struct dentry_operations csf_dops;
 int csf_probe(void)
 {
-	set_default_d_op(NULL, &simple_dentry_operations);
+	set_default_d_op(NULL, &csf_dops);
 	return 0;
 }
 C

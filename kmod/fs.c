@@ -391,6 +391,15 @@ static const struct super_operations csf_super_ops = {
 	.statfs = simple_statfs,
 };
 
+/*
+ * Drop every dentry at its last dput(), so that lookups always ask the
+ * registry and threads/<tid> never outlives its thread in the dcache.
+ * Our own copy: libfs's simple_dentry_operations is gone since 6.17.
+ */
+static const struct dentry_operations csf_dentry_ops = {
+	.d_delete = always_delete_dentry,
+};
+
 static int csf_fill_super(struct super_block *sb, struct fs_context *fc)
 {
 	struct inode *root;
@@ -400,11 +409,11 @@ static int csf_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_magic = CSF_FS_MAGIC;
 	sb->s_op = &csf_super_ops;
 	sb->s_time_gran = 1;
-	/* always_delete_dentry: lookups always ask the registry. */
+	/* Before d_make_root(): a dentry takes its d_op when allocated. */
 #ifdef HAVE_SET_DEFAULT_D_OP
-	set_default_d_op(sb, &simple_dentry_operations);
+	set_default_d_op(sb, &csf_dentry_ops);
 #else
-	sb->s_d_op = &simple_dentry_operations;
+	sb->s_d_op = &csf_dentry_ops;
 #endif
 	root = csf_new_inode(sb, CSF_INO_ROOT, S_IFDIR | 0555);
 	if (!root)
