@@ -7,6 +7,10 @@
  * tracepoint_probe_register().  Each probe's prototype must match the
  * tracepoint's exactly (kCFI kernels trap on a mismatch).
  *
+ * Since 7.0 a tracepoint runs its probes under SRCU-fast instead of with
+ * preemption disabled: each probe below says what still keeps it from being
+ * preempted, and what needs its own RCU read lock.
+ *
  * sched_wakeup_new is not hooked: a task registers itself, so it has run
  * before it can be registered and a new task never is.
  */
@@ -29,7 +33,10 @@ static void csf_probe_switch(void *data, bool preempt,
 		csf_thread_switch(now, preempt, prev, next, prev_state);
 }
 
-/* May run on any CPU, under p->pi_lock and the target runqueue's lock. */
+/*
+ * May run on any CPU, under p->pi_lock and the target runqueue's lock; or,
+ * when a task wakes itself, on its own CPU with only preemption disabled.
+ */
 static void csf_probe_wakeup(void *data, struct task_struct *p)
 {
 	csf_cpu_wakeup(p);
@@ -40,6 +47,7 @@ static void csf_probe_wakeup(void *data, struct task_struct *p)
 /*
  * set_task_cpu() traces before it checks whether the CPU changes at all;
  * only a real change is a migration (se.nr_migrations counts the same).
+ * Its callers hold p->pi_lock or the runqueue lock, IRQs off.
  */
 static void csf_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 {
@@ -50,7 +58,10 @@ static void csf_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 		csf_thread_migrate(p);
 }
 
-/* sched_process_exit gained group_dead in 6.16; compat.h tells which. */
+/*
+ * sched_process_exit gained group_dead in 6.16; compat.h tells which.  From
+ * do_exit(), preemptible since 7.0.
+ */
 #ifdef HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
 static void csf_probe_exit(void *data, struct task_struct *p, bool group_dead)
 #else
@@ -61,6 +72,7 @@ static void csf_probe_exit(void *data, struct task_struct *p)
 		csf_thread_exit(p);
 }
 
+/* From an RCU callback (delayed_put_task_struct()), IRQs on. */
 static void csf_probe_free(void *data, struct task_struct *p)
 {
 	if (csf_threads_any())

@@ -62,11 +62,17 @@ static inline atomic64_t *csf_hdr_counter(__u64 *field)
 /*
  * The fast negative check: almost no task is registered, and for those the
  * walk ends at an empty bucket after one load.
+ *
+ * Callers are RCU readers, by rcu_read_lock() or by running with IRQs or
+ * preemption disabled (the scheduler's own locks).  The tracepoint does not
+ * make them one since 7.0: it guards its probes with SRCU, not RCU.
  */
 static __always_inline struct csf_thread *csf_thread_find(struct task_struct *p)
 {
 	struct csf_thread *t;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(),
+			 "coarse_stat_fs: registry walked outside RCU");
 	hash_for_each_possible_rcu_notrace(csf_threads, t, node,
 					   (unsigned long)p)
 		if (t->task == p)
@@ -323,23 +329,32 @@ void csf_thread_migrate(struct task_struct *p)
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
-/* sched_process_exit: the thread itself, in do_exit(). */
+/*
+ * sched_process_exit: the thread itself, in do_exit().  Preemptible there
+ * since 7.0, so the walk needs its own RCU read lock: other entries of the
+ * bucket may be freed under it.  Ours cannot, its task being alive.
+ */
 void csf_thread_exit(struct task_struct *p)
 {
-	struct csf_thread *t = csf_thread_find(p);
 	struct csf_thread_page *tp;
+	struct csf_thread *t;
 	unsigned long flags;
+	bool exited = false;
 
-	if (!t)
-		return;
-	raw_spin_lock_irqsave(&t->lock, flags);
-	tp = csf_page_begin(t);
-	if (tp) {
-		csf_page_enter(tp, CSF_STATE_EXITED, csf_now());
-		csf_page_end(tp);
+	rcu_read_lock();
+	t = csf_thread_find(p);
+	if (t) {
+		raw_spin_lock_irqsave(&t->lock, flags);
+		tp = csf_page_begin(t);
+		if (tp) {
+			csf_page_enter(tp, CSF_STATE_EXITED, csf_now());
+			csf_page_end(tp);
+			exited = true;
+		}
+		raw_spin_unlock_irqrestore(&t->lock, flags);
 	}
-	raw_spin_unlock_irqrestore(&t->lock, flags);
-	if (!tp)
+	rcu_read_unlock();
+	if (!exited)
 		return;
 
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
