@@ -79,6 +79,16 @@ int csf_probe(void)
 }
 C
 
+# 7.2 folded the NOHZ idle and iowait time into kcpustat: /proc/stat shows
+# kcpustat_cpu_fetch()'s CPUTIME_IDLE and CPUTIME_IOWAIT as they are.
+probe HAVE_KCPUSTAT_FIELD_IDLE <<'C'
+#include <linux/kernel_stat.h>
+int csf_probe(void)
+{
+	return kcpustat_field_idle(0) + kcpustat_field_iowait(0) != 0;
+}
+C
+
 # 6.3 replaced the user_namespace of inode operations with a mnt_idmap.
 probe HAVE_SETATTR_MNT_IDMAP <<'C'
 #include <linux/fs.h>

@@ -97,9 +97,18 @@ void csf_cpu_migrate(struct task_struct *p, int dest_cpu)
 		atomic_inc(per_cpu_ptr(&csf_nr_iowait, dest_cpu));
 }
 
-/* As fs/proc/stat.c: NOHZ idle times when the tick code keeps them. */
+/*
+ * Idle and iowait exactly as fs/proc/stat.c shows them.  Since 7.2 the
+ * NOHZ idle time is kept in kcpustat itself and /proc/stat prints what
+ * kcpustat_cpu_fetch() gives; before, it asks the tick code, in whole
+ * microseconds, and falls back to kcpustat only for an offline CPU or
+ * without NOHZ (-1).
+ */
 static u64 csf_idle_ns(const struct kernel_cpustat *kcs, int cpu, bool iowait)
 {
+#ifdef HAVE_KCPUSTAT_FIELD_IDLE
+	return kcs->cpustat[iowait ? CPUTIME_IOWAIT : CPUTIME_IDLE];
+#else
 	u64 us = -1ULL;
 
 	if (cpu_online(cpu))
@@ -108,6 +117,7 @@ static u64 csf_idle_ns(const struct kernel_cpustat *kcs, int cpu, bool iowait)
 	if (us == -1ULL)
 		return kcs->cpustat[iowait ? CPUTIME_IOWAIT : CPUTIME_IDLE];
 	return us * NSEC_PER_USEC;
+#endif
 }
 
 static void csf_stat_refresh(struct timer_list *unused)
