@@ -43,8 +43,11 @@ int csf_probe(void)
 }
 C
 
-# 6.16 added group_dead to sched_process_exit; the probe must match.
+# 6.16 added group_dead to sched_process_exit; the probe must match.  The
+# same check hooks.c makes of every probe, so that a wrong answer here fails
+# the module's build instead of registering a mismatched probe.
 probe HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD <<'C'
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
 static void csf_exit_probe(void *data, struct task_struct *p, bool group_dead)
@@ -52,7 +55,8 @@ static void csf_exit_probe(void *data, struct task_struct *p, bool group_dead)
 }
 int csf_probe(void)
 {
-	return register_trace_sched_process_exit(csf_exit_probe, NULL);
+	check_trace_callback_type_sched_process_exit(csf_exit_probe);
+	return 0;
 }
 C
 

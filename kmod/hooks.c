@@ -4,8 +4,9 @@
  *
  * __tracepoint_sched_* are not exported to modules, so the tracepoints are
  * found by name with for_each_kernel_tracepoint() and attached with
- * tracepoint_probe_register().  Each probe's prototype must match the
- * tracepoint's exactly (kCFI kernels trap on a mismatch).
+ * tracepoint_probe_register(), which takes a void *: nothing there checks
+ * a probe's prototype, and a mismatch reads garbage arguments (or traps on
+ * kCFI kernels).  csf_check_probe_types() has the compiler check each one.
  *
  * Since 7.0 a tracepoint runs its probes under SRCU-fast instead of with
  * preemption disabled: each probe below says what still keeps it from being
@@ -17,6 +18,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <trace/events/sched.h>
 
 #include "csf.h"
 
@@ -92,6 +94,21 @@ static struct csf_probe {
 	{ "sched_process_free", csf_probe_free },
 };
 
+/*
+ * check_trace_callback_type_<tp>() takes a pointer to the exact probe type
+ * the tracepoint declares: with -Werror=incompatible-pointer-types (Kbuild)
+ * a probe that does not match fails the build.  Keep it in step with
+ * csf_probes[].  It generates no code.
+ */
+static void csf_check_probe_types(void)
+{
+	check_trace_callback_type_sched_switch(csf_probe_switch);
+	check_trace_callback_type_sched_wakeup(csf_probe_wakeup);
+	check_trace_callback_type_sched_migrate_task(csf_probe_migrate);
+	check_trace_callback_type_sched_process_exit(csf_probe_exit);
+	check_trace_callback_type_sched_process_free(csf_probe_free);
+}
+
 static void csf_find_tracepoint(struct tracepoint *tp, void *priv)
 {
 	int i;
@@ -120,6 +137,7 @@ int csf_hooks_register(void)
 {
 	int i, err;
 
+	csf_check_probe_types();
 	for_each_kernel_tracepoint(csf_find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(csf_probes); i++) {
 		if (!csf_probes[i].tp) {
