@@ -5,14 +5,17 @@
  *
  * Each CPU record has two writers with their own sequence counters: the
  * CPU's own sched_switch probe (IRQs off, so one writer per record without
- * a lock) and the stat timer.
+ * a lock) and the stat timer.  Readers spin while a count is odd, so no
+ * writer may be preempted between its two increments.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/kernel_stat.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/tick.h>
 #include <linux/timer.h>
 #include <linux/vmalloc.h>
@@ -123,14 +126,15 @@ static u64 csf_idle_ns(const struct kernel_cpustat *kcs, int cpu, bool iowait)
 static void csf_stat_refresh(struct timer_list *unused)
 {
 	struct kernel_cpustat kcs;
+	u64 st[CSF_STAT_NR];
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct csf_cpu_record *r = csf_cpu_rec(cpu);
-		u64 *st = r->stat;
+		bool online = cpu_online(cpu);
 
+		BUILD_BUG_ON(sizeof(st) != sizeof(r->stat));
 		kcpustat_cpu_fetch(&kcs, cpu);
-		csf_write_begin(&r->stat_seq);
 		st[CSF_STAT_USER] = kcs.cpustat[CPUTIME_USER];
 		st[CSF_STAT_NICE] = kcs.cpustat[CPUTIME_NICE];
 		st[CSF_STAT_SYSTEM] = kcs.cpustat[CPUTIME_SYSTEM];
@@ -141,9 +145,21 @@ static void csf_stat_refresh(struct timer_list *unused)
 		st[CSF_STAT_STEAL] = kcs.cpustat[CPUTIME_STEAL];
 		st[CSF_STAT_GUEST] = kcs.cpustat[CPUTIME_GUEST];
 		st[CSF_STAT_GUEST_NICE] = kcs.cpustat[CPUTIME_GUEST_NICE];
-		r->online = cpu_online(cpu);
+
+		/*
+		 * Timer callbacks are preemptible on PREEMPT_RT, and the
+		 * first refresh runs in process context: a writer preempted
+		 * here would leave readers spinning on an odd count.  The
+		 * fetches above stay outside, for latency only: they take no
+		 * lock that sleeps on RT.
+		 */
+		preempt_disable();
+		csf_write_begin(&r->stat_seq);
+		memcpy(r->stat, st, sizeof(st));
+		r->online = online;
 		r->stat_time = csf_now();
 		csf_write_end(&r->stat_seq);
+		preempt_enable();
 	}
 	csf_clock_check(csf_cpu_hdr);
 
@@ -152,7 +168,11 @@ static void csf_stat_refresh(struct timer_list *unused)
 			  jiffies + msecs_to_jiffies(csf_stat_period_ms));
 }
 
-/* Runs on every online CPU (IPI): learn whether it is idle right now. */
+/*
+ * Runs on every online CPU with IRQs off (on_each_cpu()): learn whether it
+ * is idle right now.  IRQs off also keeps this CPU's sched_switch probe, the
+ * record's other writer, out.
+ */
 static void csf_cpu_seed_state(void *unused)
 {
 	struct csf_cpu_record *r = csf_cpu_rec(smp_processor_id());

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 #include <linux/jump_label.h>
+#include <linux/lockdep.h>
 #include <linux/timekeeping.h>
 #include <linux/spinlock.h>
 #include <linux/mm.h>
@@ -93,9 +94,14 @@ static inline void csf_vma_flags(struct vm_area_struct *vma, vm_flags_t set,
 #endif
 }
 
-/* Seqcount writer side of the ABI's protocol (one writer at a time). */
+/*
+ * Seqcount writer side of the ABI's protocol (one writer at a time).
+ * Readers spin while the count is odd and never block a writer, so a
+ * writer must not be preempted until csf_write_end().
+ */
 static __always_inline void csf_write_begin(__u32 *seq)
 {
+	lockdep_assert_preemption_disabled();
 	WRITE_ONCE(*seq, *seq + 1);
 	smp_wmb();
 }
