@@ -14,11 +14,16 @@
  * open interval into the total of the recorded state, so the totals always
  * add up to the time since registration whatever order events come in:
  *
- *   switch out, asleep       -> SLEEPING, IOWAIT or BLOCKED; nvcsw++
+ *   switch out, asleep       -> SLEEPING, IOWAIT or BLOCKED
  *   switch out, preempted or
- *     still TASK_RUNNING     -> RUNNABLE; nivcsw++ (nvcsw++ when it asked
- *                               to sleep but a signal kept it runnable,
- *                               as the kernel counts it)
+ *     still TASK_RUNNING     -> RUNNABLE
+ *   switch out, either way   -> nvcsw, nivcsw: the task's own counters
+ *                               since registration.  __schedule() bumps
+ *                               them before it traces the switch, and by
+ *                               a rule the tracepoint cannot always show:
+ *                               since 6.12 a sleep cut short by a signal
+ *                               is traced as prev_state TASK_RUNNING yet
+ *                               counted voluntary.
  *   switch in                -> RUNNING on this CPU
  *   wakeup of an asleep one  -> RUNNABLE; wakeups++
  *   wakeup of a RUNNING or
@@ -44,6 +49,7 @@ struct csf_thread {
 	struct page *page;		/* one reference held by the entry */
 	struct csf_thread_page *tp;
 	raw_spinlock_t lock;		/* serialises writers of tp */
+	unsigned long nvcsw0, nivcsw0;	/* the task's counts at registration */
 	struct rcu_head rcu;
 };
 
@@ -142,6 +148,8 @@ int csf_thread_register(struct page **pagep)
 	tp->registered_at = now;
 	tp->state_since = now;
 	tp->cpu = smp_processor_id();
+	t->nvcsw0 = p->nvcsw;
+	t->nivcsw0 = p->nivcsw;
 	hash_add_rcu(csf_threads, &t->node, (unsigned long)p);
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 
@@ -236,7 +244,6 @@ static __always_inline void csf_page_enter(struct csf_thread_page *tp,
 static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
 			   struct task_struct *prev, unsigned int prev_state)
 {
-	/* The kernel's own rule for nvcsw/nivcsw in __schedule(). */
 	bool voluntary = !preempt && prev_state != TASK_RUNNING;
 	struct csf_thread_page *tp;
 	unsigned long flags;
@@ -250,10 +257,8 @@ static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
 				       now);
 		else
 			csf_page_enter(tp, CSF_STATE_RUNNABLE, now);
-		if (voluntary)
-			tp->nvcsw++;
-		else
-			tp->nivcsw++;
+		tp->nvcsw = prev->nvcsw - t->nvcsw0;
+		tp->nivcsw = prev->nivcsw - t->nivcsw0;
 		memcpy(tp->comm, prev->comm, sizeof(tp->comm) - 1);
 		csf_page_end(tp);
 	}
