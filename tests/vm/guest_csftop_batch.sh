@@ -115,7 +115,14 @@ fi
 # emulation.  Batch mode writes each frame whole, so SIGTERM loses nothing.
 "$CSFTOP" -b -n 6000 -d 50 -o csv > "$T/life.csv" 2>> "$T/b.err" &
 top=$!
-sleep 0.5
+# The second demo must start after csftop's first frame, or its threads
+# are in that frame and not new (a fixed 0.5 s was not always enough).
+# A frame is written whole, so any row of sample 1 means it is done.
+i=0
+while ! grep -q '^1,' "$T/life.csv" 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 "$CSF_DEMO" --seconds 1 > "$T/demo2.out" 2>&1 &
 demo2=$!
 wait $demo2
