@@ -11,9 +11,9 @@
 # module, virtio_blk and its dependencies, the guest test programs, the guest
 # scripts, csftop and csf-demo, all with their shared libraries, a few
 # terminfo entries, tests/vm/guest-init.sh as /init), boot its vmlinuz
-# in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small
-# virtio disk), and judge the console log: every guest program's and guest
-# script's libcheck summary, the end marker, and dmesg.
+# in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small virtio disk, the
+# arguments of its kernels.tab line), and judge the console log: every guest
+# program's and guest script's libcheck summary, the end marker, and dmesg.
 #
 # usage: tests/vm/run.sh [-k KERNEL]... [-m "mono tsc"] [-t "test_a test_b"]
 #                        [-s "guest_a.sh guest_b.sh"] [--demo | --bench]
@@ -21,7 +21,7 @@
 #        tests/vm/run.sh --list
 #
 #   -k KERNEL   kernel to test (repeatable): a short name of kernels.tab
-#               (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt) or the exact release of a
+#               (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt, debug) or the release of a
 #               cached one (6.1.0-57-amd64).  Default: $CSF_VM_KERNELS
 #               (space-separated; "none" skips), else every kernel of the
 #               table; one missing from the cache fails the run (fetch it
@@ -95,7 +95,7 @@ while [ $# -gt 0 ]; do
 	--demo) run=demo; shift ;;
 	--bench) run=bench; shift ;;
 	--list) exec "$(dirname "$0")/../../scripts/kernels" list ;;
-	-h|--help) sed -n '4,74p' "$0"; exit 0 ;;
+	-h|--help) sed -n '4,/^set -e/p' "$0" | sed '$d'; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
@@ -276,8 +276,13 @@ unpack_ko() {
 
 # dmesg lines that fail a run.  Precise on purpose: boot noise such as
 # "tsc: Marking TSC unstable" or "module verification failed ... tainting
-# kernel" must not match.
-bad_dmesg='\bOops\b|\bBUG: |kernel BUG at|WARNING: CPU: [0-9]+ PID:|-+\[ cut here \]-+|Call Trace:|general protection fault|KASAN:|UBSAN:|refcount_t: |list_(add|del) corruption|soft lockup|INFO: task .* blocked for more than|hung_task|Kernel panic'
+# kernel" must not match.  A WARN's first line (before 7.x, and since);
+# the reports of lockdep and PROVE_RCU ("WARNING: possible circular
+# locking dependency detected", "inconsistent lock state", "suspicious RCU
+# usage", ...), KASAN and KFENCE (the debug kernel's checkers); "BUG: "
+# covers DEBUG_ATOMIC_SLEEP's and DEBUG_PREEMPT's.
+bad_dmesg='\bOops\b|\bBUG: |kernel BUG at|WARNING: CPU: [0-9]+ PID:|WARNING: .*at .*, CPU#[0-9]+: |-+\[ cut here \]-+|Call Trace:|general protection fault|KASAN:|KFENCE: |UBSAN:|refcount_t: |list_(add|del) corruption|soft lockup|INFO: task .* blocked for more than|hung_task|Kernel panic'
+bad_dmesg+='|WARNING: (possible |inconsistent lock|suspicious RCU|bad unlock|held lock|lock held|Nested lock|bad contention|chain_key|[A-Z_-]+-safe -> |.* still has locks held)'
 
 total_pass=0
 total_fail=0
@@ -286,7 +291,7 @@ summary=()
 # ---- one kernel --------------------------------------------------------------
 kfail() { say "$rel: FAIL: $*"; summary+=("$rel: FAIL ($*)"); }
 run_kernel() {
-	local rel=$1 name= release= vmlinuz= moddir= kdir= facts
+	local rel=$1 name= release= vmlinuz= moddir= kdir= append= facts
 	# A kernel missing from the cache fails the run: the matrix is the point.
 	if ! facts=$("$kernels_cmd" info "$1" 2>&1); then
 		kfail "$facts"
@@ -395,7 +400,7 @@ run_kernel() {
 	local qargs=(-accel "${CSF_VM_ACCEL:-tcg,thread=single}"
 		-cpu max -smp "$smp" -m "$mem" -no-reboot -display none
 		-vga none -net none -kernel "$vmlinuz" -initrd "$out/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic quiet"
+		-append "console=ttyS0 panic=-1 oops=panic quiet${append:+ $append}"
 		-drive "file=$out/disk.img,if=virtio,format=raw")
 	# shellcheck disable=SC2206 # word splitting wanted
 	qargs+=(${CSF_VM_QEMU_ARGS:-})
