@@ -65,8 +65,7 @@ mkdir -p "$out/dkms" "$tree" "$vmroot"
 
 kernels=${CSF_DKMS_KERNELS:-${CSF_VM_KERNELS:-}}
 if [ -z "$kernels" ]; then
-	for k in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
-		"$top_srcdir/tests/vm/kernels.tab" | awk '{ print $1 }'); do
+	for k in $("$kernels_cmd" names); do
 		"$kernels_cmd" info "$k" >/dev/null 2>&1 && kernels+="${kernels:+ }$k"
 	done
 fi

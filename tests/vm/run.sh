@@ -116,8 +116,7 @@ if [ ${#kernels[@]} -eq 0 ]; then
 		[ "$CSF_VM_KERNELS" = none ] && skip "CSF_VM_KERNELS=none"
 		read -r -a kernels <<<"$CSF_VM_KERNELS"
 	else
-		mapfile -t kernels < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
-			"$srcdir/tests/vm/kernels.tab" | awk '{ print $1 }')
+		mapfile -t kernels < <("$kernels_cmd" names)
 	fi
 fi
 [ ${#kernels[@]} -gt 0 ] || skip "no kernels in $srcdir/tests/vm/kernels.tab"
