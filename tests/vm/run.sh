@@ -66,7 +66,8 @@
 # Environment: CSF_VM_TIMEOUT (seconds per boot, default 600; --bench
 # 2400), CSF_VM_QEMU (default qemu-system-x86_64), CSF_VM_SMP (2),
 # CSF_VM_MEM (1G), CSF_VM_ACCEL (tcg,thread=single; see the comment at
-# qargs), CSF_VM_QEMU_ARGS (more qemu arguments),
+# qargs), CSF_VM_QEMU_ARGS (more qemu arguments), CSF_VM_APPEND (more
+# kernel arguments, after those of kernels.tab),
 # CSF_VM_ALLOW_NO_KMOD=1 (development only: boot and run the programs even
 # though kmod/ cannot be built yet; they will fail).
 #
@@ -399,7 +400,7 @@ run_kernel() {
 	local qargs=(-accel "${CSF_VM_ACCEL:-tcg,thread=single}"
 		-cpu max -smp "$smp" -m "$mem" -no-reboot -display none
 		-vga none -net none -kernel "$vmlinuz" -initrd "$out/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic quiet${append:+ $append}"
+		-append "console=ttyS0 panic=-1 oops=panic quiet${append:+ $append}${CSF_VM_APPEND:+ $CSF_VM_APPEND}"
 		-drive "file=$out/disk.img,if=virtio,format=raw")
 	# shellcheck disable=SC2206 # word splitting wanted
 	qargs+=(${CSF_VM_QEMU_ARGS:-})
