@@ -376,6 +376,7 @@ run_kernel() {
 	ship_terminfo "$stage" $terms
 	{
 		echo "CSF_VM_RUN=$run"
+		echo "CSF_VM_KERNEL='$name'"
 		echo "CSF_VM_MODES='$modes'"
 		echo "CSF_VM_TESTS='$tests'"
 		echo "CSF_VM_SCRIPTS='$scripts'"
@@ -466,6 +467,12 @@ run_kernel() {
 	local bad
 	bad=$(grep -v '^csf-vm: ' "$c" | grep -E "$bad_dmesg" || true)
 	[ -n "$bad" ] && problems+=("kernel log shows trouble:"$'\n'"$bad")
+	# a checker asked for on the command line that is not on finds nothing
+	case " $append " in *" kfence.sample_interval=0 "*) ;;
+	*" kfence.sample_interval="*)
+		grep -q 'kfence: initialized' "$c" ||
+			problems+=("kfence.sample_interval is set but the kernel did not start KFENCE") ;;
+	esac
 
 	# libcheck summaries, one per mode and program (the init prints its
 	# own shell-level checks in the same format, as program "init").
