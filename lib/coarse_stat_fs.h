@@ -83,9 +83,11 @@ struct csf_delta {
  * The first call in a thread registers it (opens thread-self, maps the page,
  * closes the fd); it may fail with -ENOENT (module not loaded or fs not
  * mounted), -ENOSPC (registration cap reached), -EPROTO (incompatible ABI)
- * or another negative errno.  Later calls cannot fail: no system call, no
- * lock, no allocation.  A child created by fork() registers again on its
- * first call.  Returns 0 or a negative errno.
+ * or another negative errno.  Later calls make no system call, take no
+ * lock and allocate nothing; they fail only with -EAGAIN, as
+ * csf_thread_read() does, on a page that stays mid-update for a second,
+ * which the module's pages never do.  A child created by fork() registers
+ * again on its first call.  Returns 0 or a negative errno.
  */
 int csf_thread_snap(struct csf_snap *snap);
 
@@ -137,8 +139,9 @@ int csf_snap_delta(const struct csf_snap *before, const struct csf_snap *after,
  * CPUs before and after ("cpu 0->1", or "cpu 1" when it did not change);
  * a zero duration reads "0".  Translated through gettext.  Returns the
  * length written (without the NUL), or a negative errno (-EINVAL as
- * csf_snap_delta, -ENOSPC when @len is too small: @buf is then "";
- * CSF_DIFF_BUFSZ is always enough).
+ * csf_snap_delta, -ENOSPC when @len is too small; CSF_DIFF_BUFSZ is always
+ * enough).  Nothing is written past @len, and when @len > 0 @buf is always
+ * a string: "" on any error.
  */
 int csf_format_diff(char *buf, size_t len, const struct csf_snap *before,
 		    const struct csf_snap *after);
@@ -196,7 +199,8 @@ int csf_cpu_count(void);
 /*
  * csf_cpu_snap - snapshot CPUs 0..n-1 into @snaps (a larger @n is cut to
  * csf_cpu_count()).  No system call once the cpu page is mapped.  Returns
- * the number of CPUs written or a negative errno.
+ * the number of CPUs written or a negative errno: -EAGAIN when a record
+ * stays mid-update for a second (see csf_thread_read()).
  */
 int csf_cpu_snap(struct csf_cpu_snap *snaps, unsigned int n);
 
@@ -237,6 +241,13 @@ int csf_thread_map(pid_t tid, struct csf_thread_map **out);
 /*
  * csf_thread_read - snapshot a mapped thread.  A page stays readable after
  * its thread exits: state then reads CSF_STATE_EXITED with final totals.
+ * Returns 0, -EINVAL (@map NULL) or -EAGAIN: the page did not become
+ * stable (sequence counter even and unchanged across the copy) within one
+ * second.  The module's writers take well under a microsecond, so that
+ * means a corrupt page or a stuck writer, and the reader gives up rather
+ * than hang a monitor; the second is what a writer that is not running
+ * may need (a vCPU of single-threaded qemu waits 100 ms for its turn).
+ * @snap is then undefined; a later call may succeed.
  */
 int csf_thread_read(const struct csf_thread_map *map, struct csf_snap *snap);
 

@@ -28,34 +28,44 @@ CSF_PUBLIC int csf_cpu_count(void)
  * clock read that extrapolates it; the stat half under stat_seq, without,
  * since stat[] is a copy with its own stat_time.
  */
-static void csf_cpu_read(const struct csf_cpu_record *rec,
-			 struct csf_cpu_snap *snap)
+static int csf_cpu_read(const struct csf_cpu_record *rec,
+			struct csf_cpu_snap *snap)
 {
+	uint64_t since, deadline_ns = 0;
 	uint32_t start, state;
-	uint64_t since;
 	unsigned int i;
+	int r;
 
 	do {
-		start = csf_seq_begin(&rec->seq);
+		if (csf_seq_begin(&rec->seq, &start, &deadline_ns))
+			return -EAGAIN;
 		state = rec->state;
 		since = rec->state_since;
 		for (i = 0; i < CSF_CPU_NR_STATES; i++)
 			snap->time[i] = rec->time[i];
 		snap->nr_switches = rec->nr_switches;
 		snap->now = csf_read_clock();
-	} while (csf_seq_retry(&rec->seq, start));
+	} while ((r = csf_seq_retry(&rec->seq, start, &deadline_ns)) > 0);
+	if (r)
+		return r;
 
+	/* a bound of its own: the other writer, the other counter */
+	deadline_ns = 0;
 	do {
-		start = csf_seq_begin(&rec->stat_seq);
+		if (csf_seq_begin(&rec->stat_seq, &start, &deadline_ns))
+			return -EAGAIN;
 		snap->online = rec->online;
 		snap->stat_time = rec->stat_time;
 		for (i = 0; i < CSF_STAT_NR; i++)
 			snap->stat[i] = rec->stat[i];
-	} while (csf_seq_retry(&rec->stat_seq, start));
+	} while ((r = csf_seq_retry(&rec->stat_seq, start, &deadline_ns)) > 0);
+	if (r)
+		return r;
 
 	snap->state = state;
 	if (state < CSF_CPU_NR_STATES && snap->now > since)
 		snap->time[state] += snap->now - since;
+	return 0;
 }
 
 CSF_PUBLIC int csf_cpu_snap(struct csf_cpu_snap *snaps, unsigned int n)
@@ -68,8 +78,11 @@ CSF_PUBLIC int csf_cpu_snap(struct csf_cpu_snap *snaps, unsigned int n)
 		return err;
 	if (n > csf_cpu.nr_cpus)
 		n = csf_cpu.nr_cpus;
-	for (i = 0; i < n; i++)
-		csf_cpu_read(csf_cpu_record(i), &snaps[i]);
+	for (i = 0; i < n; i++) {
+		err = csf_cpu_read(csf_cpu_record(i), &snaps[i]);
+		if (err)
+			return err;
+	}
 	return (int)n;
 }
 

@@ -103,6 +103,8 @@ CSF_PUBLIC const char *csf_strerror(int err)
 		return _("permission denied: a thread's page can be read only by its user and by root");
 	case EINVAL:
 		return _("invalid argument: snapshots of different threads, or the later snapshot is older");
+	case EAGAIN:
+		return _("a coarse_stat_fs page stayed in the middle of an update for over a second: the page is corrupt or its writer is stuck; try again later");
 	case ENAMETOOLONG:
 		return _("the path in CSF_ROOT is too long");
 	default:

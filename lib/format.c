@@ -166,6 +166,13 @@ CSF_PUBLIC int csf_format_diff(char *buf, size_t len,
 	struct csf_delta d;
 	int err;
 
+	/*
+	 * Whatever fails, @buf holds a string: a caller that prints it
+	 * without looking at the result (the seed example does) prints "".
+	 * Found by tests/fuzz/fuzz_format_diff.
+	 */
+	if (len)
+		buf[0] = '\0';
 	err = csf_snap_delta(before, after, &d);
 	if (err)
 		return err;

@@ -7,6 +7,7 @@
 #ifndef CSF_INTERNAL_H
 #define CSF_INTERNAL_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -110,36 +111,70 @@ static inline void csf_cpu_relax(void)
 }
 
 /*
+ * How long a reader waits for a record to be stable (seq even and the same
+ * before and after the copy) before it gives up with -EAGAIN: one second.
+ * The module's writers hold seq odd for well under a microsecond, with
+ * preemption off, so only a corrupt page (a CSF_ROOT file, say) or a stuck
+ * writer gets here; but the bound must also survive a writer that merely
+ * does not run: under qemu's single-threaded TCG the vCPU that holds seq
+ * odd waits for the spinning one's round-robin kick, 100 ms, and a busy
+ * host or hypervisor adds its own steal.  A variable, not a constant, so
+ * that the fuzz targets can set 0 (give up at the first retry) and stay
+ * fast on pages with an odd seq.
+ */
+#define CSF_SEQ_TIMEOUT_NS 1000000000ull
+extern uint64_t csf_seq_timeout_ns;
+
+/*
+ * The sequence-counter reader's slow path, out of line: a wait between two
+ * attempts.  *@deadline_ns is 0 before the first wait of a read.  0: try
+ * again; -EAGAIN: past the bound.
+ */
+int csf_seq_wait(uint64_t *deadline_ns) __attribute__((cold));
+
+/*
  * The sequence-counter reader, the one implementation of the protocol the
  * ABI header describes, in the kernel's read_seqcount_begin()/retry()
  * shape so that a reader copies straight into its result:
  *
+ *	uint64_t deadline = 0;
+ *	int r;
+ *
  *	do {
- *		start = csf_seq_begin(&rec->seq);
+ *		if (csf_seq_begin(&rec->seq, &start, &deadline))
+ *			return -EAGAIN;
  *		...plain loads of rec...
- *	} while (csf_seq_retry(&rec->seq, start));
+ *	} while ((r = csf_seq_retry(&rec->seq, start, &deadline)) > 0);
+ *	if (r)
+ *		return r;
  *
  * The acquire load in csf_seq_begin() keeps the loads of the record from
  * being performed before it; the acquire fence in csf_seq_retry() keeps
  * them from being performed after the second load of seq.  On x86 both are
  * compiler barriers only; on arm64 they are the smp_rmb() the protocol
  * needs.  A writer never waits for us, so an odd or changed seq just
- * means: copy again.
+ * means: copy again, until the deadline (CSF_SEQ_TIMEOUT_NS) says the
+ * writer is not coming back.  The fast path (seq even and unchanged) reads
+ * no clock and calls nothing.
  */
-static inline uint32_t csf_seq_begin(const uint32_t *seq)
+static inline int csf_seq_begin(const uint32_t *seq, uint32_t *start,
+				uint64_t *deadline_ns)
 {
-	uint32_t start;
-
-	while (csf_unlikely((start = __atomic_load_n(seq, __ATOMIC_ACQUIRE)) &
+	while (csf_unlikely((*start = __atomic_load_n(seq, __ATOMIC_ACQUIRE)) &
 			    1))
-		csf_cpu_relax();
-	return start;
+		if (csf_seq_wait(deadline_ns))
+			return -EAGAIN;
+	return 0;
 }
 
-static inline int csf_seq_retry(const uint32_t *seq, uint32_t start)
+/* 0: the copy is good; 1: copy again; -EAGAIN: give up. */
+static inline int csf_seq_retry(const uint32_t *seq, uint32_t start,
+				uint64_t *deadline_ns)
 {
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return csf_unlikely(__atomic_load_n(seq, __ATOMIC_RELAXED) != start);
+	if (csf_likely(__atomic_load_n(seq, __ATOMIC_RELAXED) == start))
+		return 0;
+	return csf_seq_wait(deadline_ns) ? -EAGAIN : 1;
 }
 
 /*
@@ -148,15 +183,20 @@ static inline int csf_seq_retry(const uint32_t *seq, uint32_t start)
  * monitor's csf_thread_read() both read through this, and only this.
  * "now" is read inside the section so that it and the copy describe one
  * instant; the arithmetic waits until the copy is known to be good.
+ * 0, or -EAGAIN when the page did not become stable within the bound
+ * (@snap is then undefined).
  */
-static inline void csf_page_read(const struct csf_thread_page *page,
-				 struct csf_snap *snap)
+static inline int csf_page_read(const struct csf_thread_page *page,
+				struct csf_snap *snap)
 {
+	uint64_t deadline_ns = 0;
 	uint32_t start, state;
 	unsigned int i;
+	int r;
 
 	do {
-		start = csf_seq_begin(&page->seq);
+		if (csf_seq_begin(&page->seq, &start, &deadline_ns))
+			return -EAGAIN;
 		state = page->state;
 		snap->state_since = page->state_since;
 		for (i = 0; i < CSF_NR_STATES; i++)
@@ -171,13 +211,16 @@ static inline void csf_page_read(const struct csf_thread_page *page,
 		snap->registered_at = page->registered_at;
 		memcpy(snap->comm, page->comm, sizeof(snap->comm));
 		snap->now = csf_read_clock();
-	} while (csf_seq_retry(&page->seq, start));
+	} while ((r = csf_seq_retry(&page->seq, start, &deadline_ns)) > 0);
+	if (csf_unlikely(r))
+		return r;
 
 	snap->state = state;
 	/* EXITED has no open interval: its totals are final */
 	if (state < CSF_NR_STATES && snap->now > snap->state_since)
 		snap->time[state] += snap->now - snap->state_since;
 	snap->comm[sizeof(snap->comm) - 1] = '\0';
+	return 0;
 }
 
 #endif /* CSF_INTERNAL_H */

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -23,10 +24,18 @@ int csf_path(char *buf, size_t len, const char *name)
 	return 0;
 }
 
-/* Map @len bytes of "$root/@name" read-only and shared. */
+/*
+ * Map @len bytes of "$root/@name" read-only and shared.  A file shorter
+ * than the mapping is refused (-EPROTO): mmap would succeed, and the first
+ * read of a page past its end would be a SIGBUS.  The module's files are
+ * as long as their mappings (i_size), so this only refuses what CSF_ROOT
+ * may point at: a truncated copy, an empty file, a header that claims
+ * more CPUs than the file holds (found by tests/fuzz/fuzz_cpu_page).
+ */
 int csf_map_file(const char *name, size_t len, const void **out)
 {
 	char path[4096];
+	struct stat st;
 	void *p;
 	int fd, err;
 
@@ -36,6 +45,14 @@ int csf_map_file(const char *name, size_t len, const void **out)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size < len) {
+		close(fd);
+		/* before any header was read: not pages of ours at all */
+		if (!csf_seen_abi_major)
+			csf_seen_abi_major = -1;
+		return -EPROTO;
+	}
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	err = errno;
 	close(fd);
@@ -60,5 +77,30 @@ int csf_thread_page_check(const struct csf_thread_page *page)
 		csf_seen_abi_major = page->abi_major;
 		return -EPROTO;
 	}
+	return 0;
+}
+
+uint64_t csf_seq_timeout_ns = CSF_SEQ_TIMEOUT_NS;
+
+/*
+ * The first wait of a read only sets the deadline: a writer caught in the
+ * middle is the common case and is gone after one pause.  The clock is
+ * read once per wait, which is nothing next to a pause on a record that
+ * stays busy.
+ */
+int csf_seq_wait(uint64_t *deadline_ns)
+{
+	uint64_t now = csf_mono_ns();
+
+	if (!*deadline_ns) {
+		*deadline_ns = now + __atomic_load_n(&csf_seq_timeout_ns,
+						     __ATOMIC_RELAXED);
+		/* 0 is "not set yet": a timeout of 0 must still expire */
+		if (!*deadline_ns)
+			*deadline_ns = 1;
+	} else if (now >= *deadline_ns) {
+		return -EAGAIN;
+	}
+	csf_cpu_relax();
 	return 0;
 }

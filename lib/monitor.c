@@ -85,9 +85,15 @@ CSF_PUBLIC int csf_threads_list(pid_t *tids, size_t max)
 		err = -EOVERFLOW;
 		goto out;
 	}
-	qsort(all, n, sizeof(*all), csf_tid_cmp);
-	if (tids && max)
-		memcpy(tids, all, (n < max ? n : max) * sizeof(*all));
+	/*
+	 * With no thread, all is NULL, and qsort() and memcpy() take no NULL
+	 * even for 0 elements (UBSan's nonnull-attribute, --enable-sanitizers).
+	 */
+	if (n) {
+		qsort(all, n, sizeof(*all), csf_tid_cmp);
+		if (tids && max)
+			memcpy(tids, all, (n < max ? n : max) * sizeof(*all));
+	}
 	err = (int)n;
 out:
 	free(all);
@@ -135,8 +141,7 @@ CSF_PUBLIC int csf_thread_read(const struct csf_thread_map *map,
 {
 	if (!map)
 		return -EINVAL;
-	csf_page_read(map->page, snap);
-	return 0;
+	return csf_page_read(map->page, snap);
 }
 
 CSF_PUBLIC void csf_thread_prefetch(const struct csf_thread_map *map)

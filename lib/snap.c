@@ -38,8 +38,7 @@ CSF_PUBLIC int csf_thread_snap(struct csf_snap *snap)
 		if (err)
 			return err;
 	}
-	csf_page_read(csf_self, snap);
-	return 0;
+	return csf_page_read(csf_self, snap);
 }
 
 /* Thread exit: the mapping is ours to drop; the kernel page lives on. */

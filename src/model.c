@@ -254,7 +254,14 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
 	r->migrations = c->migrations;
 	r->wakeups = c->wakeups;
 	row_delta(m, r, &old->snap, c);
-	r->flags = old->flags & ROW_EXITED;
+	/*
+	 * A row marked exited because its thread was missing from a sample
+	 * (the library gave up on a page stuck mid-update, -EAGAIN) is alive
+	 * again when the same registration reads live: otherwise it would
+	 * vanish after linger_ns while still running (found by
+	 * tests/fuzz/fuzz_model_merge).
+	 */
+	r->flags = c->state == CSF_STATE_EXITED ? old->flags & ROW_EXITED : 0;
 	r->exited_at_ns = r->flags ? old->exited_at_ns : 0;
 }
 
@@ -758,8 +765,18 @@ uint64_t row_uvalue(const struct row *r, enum col col)
 	case COL_IOWAIT_PCT:
 	case COL_BLOCKED_PCT:
 	case COL_VCSW_RATE:
-	case COL_IVCSW_RATE:
-		return (uint64_t)row_value(r, col);
+	case COL_IVCSW_RATE: {
+		/*
+		 * A rate can exceed 2^64 (a counter reset counted over a
+		 * nanosecond's interval), and converting such a double is
+		 * undefined: saturate (found by tests/fuzz/fuzz_model_merge).
+		 */
+		double v = row_value(r, col);
+
+		if (v >= 18446744073709551616.0)
+			return UINT64_MAX;
+		return v > 0 ? (uint64_t)v : 0;
+	}
 	default:
 		return 0;	/* COMM: text */
 	}

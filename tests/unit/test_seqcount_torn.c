@@ -4,15 +4,19 @@
  * rewrites a page as the kernel does (seq odd, fields, seq even) with every
  * field equal to one counter, while the reader checks that every snapshot
  * has all fields equal, through the thread's own snap, the monitor read
- * and the cpu record.
+ * and the cpu record.  And it never hangs: a record whose seq stays odd
+ * makes each reader give up with -EAGAIN after the documented bound (one
+ * second), while a writer that is merely slow is waited for.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake_root.h"
@@ -215,6 +219,88 @@ START_TEST(cpu_record_is_never_torn)
 }
 END_TEST
 
+/* The bound of coarse_stat_fs.h, and how late a loaded machine may be. */
+#define BOUND_NS 1000000000ull
+#define SLACK_NS 2000000000ull
+
+/* A reader that gave up: neither early nor much later than the bound. */
+#define ck_assert_gave_up(expr)						\
+	do {								\
+		uint64_t t0_ = fake_mono_ns(), dt_;			\
+		ck_assert_int_eq((expr), -EAGAIN);			\
+		dt_ = fake_mono_ns() - t0_;				\
+		ck_assert_uint_ge(dt_, BOUND_NS);			\
+		ck_assert_uint_lt(dt_, BOUND_NS + SLACK_NS);		\
+	} while (0)
+
+START_TEST(odd_thread_page_gives_up)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_map *m;
+	struct csf_thread_page p;
+	struct csf_snap s;
+
+	fake_thread_page(&p, 9);
+	p.seq = 7;	/* a writer that never finishes */
+	fake_write_thread(root, "threads/9", &p);
+	fake_write_thread(root, "thread-self", &p);
+	ck_assert_int_eq(csf_thread_map(9, &m), 0);
+	ck_assert_gave_up(csf_thread_read(m, &s));
+	ck_assert_gave_up(csf_thread_snap(&s));
+	ck_assert_ptr_nonnull(strstr(csf_strerror(-EAGAIN), "update"));
+	csf_thread_unmap(m);
+}
+END_TEST
+
+START_TEST(odd_cpu_record_gives_up)
+{
+	const char *root = fake_root_new();
+	struct csf_cpu_header h;
+	struct csf_cpu_record r[2];
+	struct csf_cpu_snap s[2];
+
+	fake_cpu_header(&h, 2, CSF_CLOCK_MONO);
+	memset(r, 0, sizeof(r));
+	r[1].stat_seq = 1;	/* the stat timer's half, on the second CPU */
+	fake_write_cpu(root, &h, r);
+	ck_assert_int_eq(csf_cpu_snap(s, 1), 1);
+	ck_assert_gave_up(csf_cpu_snap(s, 2));
+}
+END_TEST
+
+static void *late_writer(void *arg)
+{
+	uint32_t *seq = arg;
+	struct timespec ts = { 0, 200000000 };
+
+	nanosleep(&ts, NULL);
+	seq_end(seq);
+	return NULL;
+}
+
+START_TEST(slow_writer_is_waited_for)
+{
+	const char *root = fake_root_default();
+	struct csf_thread_map *m;
+	struct csf_thread_page p, *w;
+	struct csf_snap s;
+	pthread_t t;
+
+	fake_thread_page(&p, 9);
+	p.seq = 5;
+	p.nvcsw = 42;
+	fake_write_thread(root, "threads/9", &p);
+	w = map_rw(root, "threads/9", (size_t)sysconf(_SC_PAGESIZE));
+	ck_assert_int_eq(csf_thread_map(9, &m), 0);
+	/* 200 ms with seq odd: longer than any real writer, within the bound */
+	ck_assert_int_eq(pthread_create(&t, NULL, late_writer, &w->seq), 0);
+	ck_assert_int_eq(csf_thread_read(m, &s), 0);
+	ck_assert_uint_eq(s.nvcsw, 42);
+	pthread_join(t, NULL);
+	csf_thread_unmap(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("seqcount_torn");
@@ -223,6 +309,9 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, thread_page_is_never_torn);
 	tcase_add_test(tc, cpu_record_is_never_torn);
+	tcase_add_test(tc, odd_thread_page_gives_up);
+	tcase_add_test(tc, odd_cpu_record_gives_up);
+	tcase_add_test(tc, slow_writer_is_waited_for);
 	suite_add_tcase(s, tc);
 	return fake_run(s);
 }
