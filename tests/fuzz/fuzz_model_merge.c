@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fuzz_model_merge - csftop's model over arbitrary histories: threads
+ * appear, change (counters forward, backward or wrapping, any state),
+ * exit, vanish and reappear, samples come in any order and the caller's
+ * clock may step back; freeze, diff, live, filters and sorts in between.
+ *
+ * Input: a sequence of operations, each an opcode byte and its operands
+ * (zeroes where the input runs out).  A pool of at most POOL threads
+ * stands for the pages; tids come from a small range so that a vanished
+ * tid comes back as a new thread.  After every sample the model's
+ * promises are checked: rows sorted by tid with no duplicate, every
+ * thread of the sample that does not read EXITED present (an exited one
+ * may be gone after its linger time), model_select() within bounds.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "model.h"
+
+#define POOL 24
+#define NCPUS 4
+
+struct cursor {
+	const uint8_t *p, *end;
+};
+
+static uint64_t take(struct cursor *c, unsigned int bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = (v << 8) | (c->p < c->end ? *c->p++ : 0);
+	return v;
+}
+
+static uint64_t identity(uint64_t ticks)
+{
+	return ticks;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static void check_screen(const struct screen *s)
+{
+	struct filter f;
+	size_t *idx, n, i;
+
+	for (i = 1; i < s->nrows; i++)
+		fuzz_assert(s->rows[i - 1].snap.tid < s->rows[i].snap.tid);
+	idx = malloc((s->nrows + 1) * sizeof(*idx));
+	fuzz_assert(idx != NULL);
+	memset(&f, 0, sizeof(f));
+	for (int col = 0; col < COL_NR; col++) {
+		n = model_select(s, &f, (enum col)col, col & 1, idx);
+		fuzz_assert(n == s->nrows);
+		for (i = 0; i < n; i++) {
+			fuzz_assert(idx[i] < s->nrows);
+			(void)row_value(&s->rows[idx[i]], (enum col)col);
+			(void)row_uvalue(&s->rows[idx[i]], (enum col)col);
+		}
+	}
+	for (i = 0; i < s->nrows; i++) {
+		for (unsigned int st = 0; st < CSF_NR_STATES; st++) {
+			double pct = row_pct(&s->rows[i], st);
+
+			fuzz_assert(pct == pct);	/* not NaN */
+		}
+		(void)row_state(&s->rows[i]);
+	}
+	free(idx);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cursor c = { data, data + size };
+	struct csf_snap pool[POOL], in[POOL];
+	struct csf_cpu_snap cpus[NCPUS];
+	struct filter f;
+	struct model m;
+	size_t n = 0, i, k;
+	uint64_t now_ns = 1000000000;
+	size_t idx[POOL * 4];
+
+	memset(cpus, 0, sizeof(cpus));
+	memset(&f, 0, sizeof(f));
+	model_init(&m, identity);
+	while (c.p < c.end) {
+		unsigned int op = (unsigned int)take(&c, 1);
+		struct csf_snap *s;
+
+		switch (op % 9) {
+		case 0:		/* a thread appears */
+			if (n == POOL)
+				break;
+			s = &pool[n];
+			memset(s, 0, sizeof(*s));
+			s->tid = 1 + (uint32_t)take(&c, 1) % 64;
+			for (i = 0; i < n; i++)
+				if (pool[i].tid == s->tid)
+					break;
+			if (i < n)
+				break;
+			s->tgid = 1 + (uint32_t)take(&c, 1) % 8;
+			s->registered_at = take(&c, 2);
+			s->now = s->registered_at + take(&c, 2);
+			s->state = (uint32_t)take(&c, 1) % (CSF_NR_STATES + 2);
+			memcpy(s->comm, "thread", 7);
+			n++;
+			break;
+		case 1:		/* a thread's page changes, any way at all */
+			if (!n)
+				break;
+			s = &pool[take(&c, 1) % n];
+			s->now += (int64_t)(int16_t)take(&c, 2);
+			s->time[take(&c, 1) % CSF_NR_STATES] += take(&c, 4);
+			s->nvcsw += (uint64_t)(int8_t)take(&c, 1);
+			s->nivcsw += (uint64_t)(int8_t)take(&c, 1);
+			s->wakeups += take(&c, 1);
+			s->migrations += take(&c, 1);
+			s->state = (uint32_t)take(&c, 1) % (CSF_NR_STATES + 2);
+			s->cpu = (uint32_t)take(&c, 1);
+			break;
+		case 2:		/* a counter wraps */
+			if (!n)
+				break;
+			s = &pool[take(&c, 1) % n];
+			s->time[take(&c, 1) % CSF_NR_STATES] = ~0ull - take(&c, 1);
+			s->nvcsw = ~0ull - take(&c, 1);
+			s->now = ~0ull - take(&c, 1);
+			break;
+		case 3:		/* a thread exits; its page stays */
+			if (n)
+				pool[take(&c, 1) % n].state = CSF_STATE_EXITED;
+			break;
+		case 4:		/* a thread's page goes */
+			if (!n)
+				break;
+			k = take(&c, 1) % n;
+			pool[k] = pool[--n];
+			break;
+		case 5:		/* a sample, in an order of the input's */
+			now_ns += (int64_t)(int32_t)take(&c, 4);
+			k = n ? take(&c, 1) % n : 0;
+			for (i = 0; i < n; i++)
+				in[i] = pool[(i + k) % n];
+			for (i = 0; i < NCPUS; i++) {
+				cpus[i].now += take(&c, 2);
+				cpus[i].time[take(&c, 1) % CSF_CPU_NR_STATES] +=
+					take(&c, 2);
+			}
+			if (model_sample(&m, in, n, cpus, NCPUS, now_ns))
+				break;
+			check_screen(&m.live);
+			for (i = 0; i < n; i++) {
+				if (in[i].state == CSF_STATE_EXITED)
+					continue;
+				for (k = 0; k < m.live.nrows; k++)
+					if (m.live.rows[k].snap.tid == in[i].tid)
+						break;
+				fuzz_assert(k < m.live.nrows);
+			}
+			break;
+		case 6:
+			(void)model_freeze(&m);
+			break;
+		case 7:
+			if (model_diff(&m) == 1)
+				check_screen(model_shown(&m));
+			break;
+		case 8: {	/* live, then a filter and a sort on what is shown */
+			const struct screen *sh;
+			char text[8];
+
+			if (take(&c, 1) & 1)
+				model_live(&m);
+			snprintf(text, sizeof(text), "%u",
+				 (unsigned int)take(&c, 1) % 64);
+			filter_set(&f, take(&c, 1) & 1 ? text : "thr");
+			sh = model_shown(&m);
+			if (sh->nrows <= sizeof(idx) / sizeof(idx[0]))
+				fuzz_assert(model_select(sh, &f,
+					(enum col)(take(&c, 1) % COL_NR),
+					1, idx) <= sh->nrows);
+			break;
+		}
+		}
+	}
+	model_free(&m);
+	return 0;
+}
