@@ -79,10 +79,17 @@ START_TEST(test_delta_busy_and_idle)
 	vm_note("cpu 0: busy %.1f ms of %.1f; cpu 1: busy %.1f ms of %.1f; wall %.1f ms",
 		d0.busy_ns / 1e6, d0.wall_ns / 1e6, d1.busy_ns / 1e6,
 		d1.wall_ns / 1e6, (m1 - m0) / 1e6);
-	/* Wall per the pages within 1% + 2 ms of CLOCK_MONOTONIC. */
+	/*
+	 * The snapshots are taken inside [m0, m1] and at least 500 ms
+	 * apart: that is all the kernel promises.  How much of [m0, m1]
+	 * lies outside them depends on when the vCPU runs (8 and 18 ms of
+	 * 520 seen in a soak, the host loaded).  2 ms: the TSC's skew
+	 * between vCPUs and its rounded conversion.
+	 */
 	ck_assert_msg(d0.wall_ns <= (m1 - m0) + 2 * MS &&
-		      d0.wall_ns + (m1 - m0) / 100 + 2 * MS >= (m1 - m0),
-		      "wall %" PRIu64 " ns vs %" PRIu64 " ns", d0.wall_ns, m1 - m0);
+		      d0.wall_ns + 2 * MS >= 500 * MS,
+		      "wall %" PRIu64 " ns, between %" PRIu64 " ns apart and %" PRIu64 " ns",
+		      d0.wall_ns, 500 * MS, m1 - m0);
 	ck_assert_msg(d0.busy_ns > d0.wall_ns / 10 * 9, "cpu 0 spun, busy %.1f%%",
 		      100.0 * d0.busy_ns / d0.wall_ns);
 	ck_assert_msg(d1.busy_ns < d1.wall_ns / 4, "cpu 1 idled, busy %.1f%%",

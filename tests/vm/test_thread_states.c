@@ -298,7 +298,13 @@ START_TEST(racing_wakeups_keep_the_rule)
 		 */
 		ck_assert_uint_eq(d.wakeups, d.nvcsw);
 		ck_assert_uint_gt(d.wakeups, 0);
-		ck_assert_uint_eq(d.iowait_ns + d.blocked_ns, 0);
+		/*
+		 * No I/O, so no iowait.  Blocked time is allowed: a racer
+		 * that writes a pipe while the other reads it may sleep
+		 * uninterruptibly on the pipe's mutex (240 us seen once in
+		 * a soak, 6.12-rt, whose mutexes are rtmutexes).
+		 */
+		ck_assert_uint_eq(d.iowait_ns, 0);
 	}
 }
 END_TEST
