@@ -14,9 +14,16 @@
  *   thread-self    opening it registers the calling thread; mmap of that fd
  *                  maps the thread's own struct csf_thread_page (one page,
  *                  offset 0, read-only).  The fd may be closed after mmap.
- *   threads/<tid>  the page of registered thread <tid> (global pid
- *                  namespace), mode 0400, owned by the thread's effective uid
- *                  and gid at registration; gone once the thread has exited.
+ *   threads/<tid>  the page of the registered thread that has tid <tid> now
+ *                  (global pid namespace), mode 0400; gone once that thread
+ *                  has exited, even while someone still maps its page.
+ *                  Owned as /proc/<tid> files are (task_dump_owner()): by the
+ *                  thread's current effective uid and gid, or by root (of
+ *                  the user namespace it was exec'd in) while the thread is
+ *                  not dumpable, as after it changed credentials (a daemon
+ *                  that dropped root) or prctl(PR_SET_DUMPABLE, 0).  A thread
+ *                  other than the leader that calls execve() takes the
+ *                  leader's tid; its page's tid and its name follow.
  *
  * Clock.  Every timestamp and every duration in these pages is in "ticks"
  * of one clock, named by csf_cpu_header.clock:
@@ -159,7 +166,9 @@ struct csf_cpu_header {
 	__u32 clock_shift;
 	__u32 flags;		/* CSF_CPU_F_* */
 	__u32 max_threads;	/* module parameter: registration cap */
-	__u64 generation;	/* +1 at every registration and thread exit */
+	__u64 generation;	/* +1 at every registration, thread exit
+				 * and change of tid (exec from a thread
+				 * other than the leader) */
 	__u64 nr_threads;	/* threads registered and not yet exited */
 	__u64 stat_period_ns;	/* refresh period of csf_cpu_record.stat[] */
 	__u64 load_time;	/* ticks: when the module loaded */
@@ -211,7 +220,8 @@ struct csf_thread_page {
 	__u64 migrations;	/* CPU changes */
 	__u32 cpu;		/* CPU it runs on or last ran on */
 	__u32 clock;		/* enum csf_clock, as in the cpu header */
-	__u32 tid;		/* global pid namespace */
+	__u32 tid;		/* global pid namespace; the leader's after an
+				 * execve() from another thread */
 	__u32 tgid;
 	__u64 registered_at;	/* ticks: sum(time) + open = now - this */
 	char comm[16];		/* task name, refreshed at each switch-out */

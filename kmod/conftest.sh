@@ -110,6 +110,54 @@ int csf_probe(void)
 }
 C
 
+# 6.14 passes d_revalidate the parent's inode and the name it looked up.
+probe HAVE_D_REVALIDATE_DIR_NAME <<'C'
+#include <linux/dcache.h>
+static int csf_revalidate(struct inode *dir, const struct qstr *name,
+			  struct dentry *dentry, unsigned int flags)
+{
+	return 1;
+}
+static const struct dentry_operations csf_dops = {
+	.d_revalidate = csf_revalidate,
+};
+int csf_probe(void)
+{
+	return csf_dops.d_revalidate != NULL;
+}
+C
+
+# 7.x takes a plain pfn in vmf_insert_mixed() (pfn_t is gone).
+probe HAVE_VMF_INSERT_MIXED_PFN <<'C'
+#include <linux/mm.h>
+int csf_probe(void)
+{
+	vm_fault_t (*insert)(struct vm_area_struct *, unsigned long,
+			     unsigned long) = vmf_insert_mixed;
+
+	return insert != NULL;
+}
+C
+
+# 7.x keeps dumpability and its user namespace in task->exec_state, no
+# longer in the mm: what /proc's task_dump_owner() reads.
+probe HAVE_TASK_EXEC_STATE <<'C'
+#include <linux/sched.h>
+#include <linux/sched/exec_state.h>
+int csf_probe(void)
+{
+	struct task_exec_state *es;
+	int owner;
+
+	rcu_read_lock();
+	es = rcu_dereference(current->exec_state);
+	owner = READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER &&
+		es->user_ns != NULL;
+	rcu_read_unlock();
+	return owner;
+}
+C
+
 names=$(cd "$work" && ls *.c | sed 's/\.c$//')
 {
 	echo "ccflags-y := -Werror=incompatible-pointer-types -Werror=implicit-function-declaration"

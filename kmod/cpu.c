@@ -244,25 +244,28 @@ void csf_cpu_exit(void)
 
 static vm_fault_t csf_cpu_fault(struct vm_fault *vmf)
 {
-	struct page *page;
-
 	if (vmf->pgoff >= csf_cpu_size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	page = vmalloc_to_page((void *)csf_cpu_hdr +
-			       (vmf->pgoff << PAGE_SHIFT));
-	get_page(page);
-	vmf->page = page;
-	return 0;
+	return csf_insert_pfn(vmf, vmalloc_to_pfn((void *)csf_cpu_hdr +
+						  (vmf->pgoff << PAGE_SHIFT)));
+}
+
+static int csf_cpu_access(struct vm_area_struct *vma, unsigned long addr,
+			  void *buf, int len, int write)
+{
+	return csf_vma_access(csf_cpu_hdr, csf_cpu_size, vma, addr, buf, len,
+			      write);
 }
 
 static const struct vm_operations_struct csf_cpu_vm_ops = {
 	.fault = csf_cpu_fault,
+	.access = csf_cpu_access,
 };
 
 /*
  * Pages are handed out by a fault handler rather than inserted up front so
  * that a range dropped with MADV_DONTNEED faults back in instead of turning
- * into SIGBUS.
+ * into SIGBUS.  CSF_VM_FLAGS says why they are inserted by pfn.
  */
 int csf_cpu_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -272,8 +275,7 @@ int csf_cpu_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EPERM;
 	if (vma->vm_pgoff >= pages || vma_pages(vma) > pages - vma->vm_pgoff)
 		return -EINVAL;
-	csf_vma_flags(vma, VM_DONTEXPAND | VM_DONTDUMP,
-		      VM_MAYWRITE | VM_MAYEXEC);
+	csf_vma_flags(vma, CSF_VM_FLAGS, VM_MAYWRITE | VM_MAYEXEC);
 	vma->vm_ops = &csf_cpu_vm_ops;
 	return 0;
 }

@@ -14,6 +14,9 @@
 #include <linux/mm.h>
 
 #include "compat.h"
+#ifndef HAVE_VMF_INSERT_MIXED_PFN
+#include <linux/pfn_t.h>
+#endif
 #include "coarse_stat_fs_abi.h"
 
 struct task_struct;
@@ -53,8 +56,10 @@ void csf_cpu_migrate(struct task_struct *p, int dest_cpu);
 int csf_cpu_mmap(struct file *file, struct vm_area_struct *vma);
 
 /* thread.c: registered threads */
+struct pid;
 int csf_thread_register(struct page **pagep);
-struct page *csf_thread_get_page(pid_t tid, kuid_t *uid, kgid_t *gid);
+bool csf_thread_owner(struct pid *pid, kuid_t *uid, kgid_t *gid);
+struct page *csf_thread_get_page(struct pid *pid, kuid_t *uid, kgid_t *gid);
 int csf_thread_tids(pid_t *tids, int max);
 /* Entries in the registry; 0 lets every probe return at once. */
 extern atomic_t csf_nr_entries;
@@ -69,6 +74,7 @@ void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
 void csf_thread_wakeup(struct task_struct *p);
 void csf_thread_migrate(struct task_struct *p);
 void csf_thread_exit(struct task_struct *p);
+void csf_thread_exec(struct task_struct *p);
 void csf_thread_free(struct task_struct *p);
 void csf_threads_release_all(void);
 
@@ -79,6 +85,8 @@ void csf_hooks_unregister(void);
 /* fs.c */
 int csf_fs_register(void);
 void csf_fs_unregister(void);
+int csf_vma_access(const void *base, size_t size, struct vm_area_struct *vma,
+		   unsigned long addr, void *buf, int len, int write);
 
 /*
  * VMA flags for our read-only pages.  vm_flags became read-only behind
@@ -91,6 +99,31 @@ static inline void csf_vma_flags(struct vm_area_struct *vma, vm_flags_t set,
 	vm_flags_mod(vma, set, clear);
 #else
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+#endif
+}
+
+/*
+ * Our mappings are VM_MIXEDMAP | VM_IO and their pages are inserted by pfn,
+ * so no get_user_pages() can take one: the GUP walk refuses VM_IO, and the
+ * ptes are special (no struct page behind them for the mm).  Otherwise
+ * root's madvise(MADV_HWPOISON) would reach memory_failure(), which marks
+ * the page poisoned before it finds it cannot handle a page it does not
+ * know, and every later fault on it would SIGBUS.  The mappings hold no
+ * page references: the file does (thread pages), or the module, pinned by
+ * the file (the cpu area), and every mapping holds its file.  VM_MIXEDMAP
+ * rather than VM_PFNMAP keeps MADV_DONTNEED working.
+ */
+#define CSF_VM_FLAGS (VM_MIXEDMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP)
+
+static inline vm_fault_t csf_insert_pfn(struct vm_fault *vmf,
+					unsigned long pfn)
+{
+#ifdef HAVE_VMF_INSERT_MIXED_PFN
+	return vmf_insert_mixed(vmf->vma, vmf->address, pfn);
+#else
+	/* No pfn_t flags: ordinary memory with a memmap, not a device's. */
+	return vmf_insert_mixed(vmf->vma, vmf->address,
+				__pfn_to_pfn_t(pfn, 0));
 #endif
 }
 

@@ -3,9 +3,10 @@
  * fs.c - the coarse_stat_fs filesystem: cpu, thread-self and threads/<tid>.
  *
  * One superblock (get_tree_single) whose directories are generated on
- * lookup, like /proc: nothing is pinned in the dcache, and every dentry is
- * dropped as soon as it is unused so that threads/<tid> never outlives its
- * thread in the dcache.
+ * lookup, like /proc: nothing is pinned in the dcache, every dentry is
+ * dropped as soon as it is unused, and one that is pinned (an open file, a
+ * mapping) is revalidated, so that threads/<tid> always names the thread
+ * that has that tid now.
  *
  * Errors for bad use (documented in README and the ABI header):
  *   open for writing           EACCES (even for root)
@@ -17,13 +18,18 @@
  *   truncate, chmod, chown,
  *   utimes                     EPERM (even for root)
  *   thread-self past the cap   ENOSPC
+ *   MADV_HWPOISON, anything
+ *   that needs GUP             EFAULT (VM_IO; see CSF_VM_FLAGS in csf.h)
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/namei.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/sysfs.h>
@@ -88,13 +94,39 @@ static vm_fault_t csf_page_fault(struct vm_fault *vmf)
 
 	if (vmf->pgoff)
 		return VM_FAULT_SIGBUS;
-	get_page(page);
-	vmf->page = page;
-	return 0;
+	return csf_insert_pfn(vmf, page_to_pfn(page));
+}
+
+/*
+ * Reads through /proc/<pid>/mem and ptrace (a debugger looking at the
+ * page), which cannot take our pages with get_user_pages(); writes are
+ * refused as the read-only mapping refuses them.
+ */
+int csf_vma_access(const void *base, size_t size, struct vm_area_struct *vma,
+		   unsigned long addr, void *buf, int len, int write)
+{
+	unsigned long off = (vma->vm_pgoff << PAGE_SHIFT) +
+			    (addr - vma->vm_start);
+
+	if (write)
+		return -EACCES;
+	if (len <= 0 || off >= size)
+		return -EFAULT;
+	len = min3((unsigned long)len, size - off, vma->vm_end - addr);
+	memcpy(buf, base + off, len);
+	return len;
+}
+
+static int csf_page_access(struct vm_area_struct *vma, unsigned long addr,
+			   void *buf, int len, int write)
+{
+	return csf_vma_access(page_address(vma->vm_file->private_data),
+			      PAGE_SIZE, vma, addr, buf, len, write);
 }
 
 static const struct vm_operations_struct csf_page_vm_ops = {
 	.fault = csf_page_fault,
+	.access = csf_page_access,
 };
 
 /*
@@ -102,6 +134,7 @@ static const struct vm_operations_struct csf_page_vm_ops = {
  * is another thread, and registers itself).  The page is served from the
  * fault handler so MADV_DONTNEED cannot turn it into SIGBUS; the file, and
  * so the page reference it holds, lives as long as the mapping.
+ * CSF_VM_FLAGS says why it is inserted by pfn.
  */
 static int csf_page_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -109,7 +142,7 @@ static int csf_page_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EPERM;
 	if (vma->vm_pgoff || vma_pages(vma) != 1)
 		return -EINVAL;
-	csf_vma_flags(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+	csf_vma_flags(vma, CSF_VM_FLAGS | VM_DONTCOPY,
 		      VM_MAYWRITE | VM_MAYEXEC);
 	vma->vm_ops = &csf_page_vm_ops;
 	return 0;
@@ -144,26 +177,34 @@ static int csf_self_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * threads/<tid> inodes hold the struct pid they were looked up for, as
+ * /proc's do: the thread, not the number, which a new thread may reuse.
+ */
+static inline struct pid *csf_inode_pid(struct inode *inode)
+{
+	return inode->i_private;
+}
+
 static int csf_tid_open(struct inode *inode, struct file *file)
 {
-	pid_t tid = inode->i_ino - CSF_INO_TID_BASE;
 	struct page *page;
 	kuid_t uid;
 	kgid_t gid;
 
 	if (file->f_mode & FMODE_WRITE)
 		return -EACCES;
-	page = csf_thread_get_page(tid, &uid, &gid);
+	page = csf_thread_get_page(csf_inode_pid(inode), &uid, &gid);
 	if (!page)
 		return -ENOENT;
 	/*
-	 * The VFS checked permission against the owner seen at lookup.  If
-	 * the tid now belongs to a thread with other credentials (the old
-	 * one exited and the tid was reused), that check proves nothing.
+	 * The VFS checked permission against the owner d_revalidate() saw.
+	 * If the thread changed credentials or dumpability since, that
+	 * check proves nothing.
 	 */
 	if (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid)) {
 		put_page(page);
-		return -ENOENT;
+		return -EACCES;
 	}
 	file->private_data = page;
 	return 0;
@@ -235,26 +276,32 @@ static struct dentry *csf_threads_lookup(struct inode *dir,
 					 unsigned int flags)
 {
 	struct inode *inode = NULL;
-	struct page *page;
+	struct pid *pid;
 	kuid_t uid;
 	kgid_t gid;
 	pid_t tid;
 
 	if (csf_parse_tid(&dentry->d_name, &tid)) {
-		page = csf_thread_get_page(tid, &uid, &gid);
-		if (page) {
-			put_page(page);
+		rcu_read_lock();
+		pid = get_pid(find_pid_ns(tid, &init_pid_ns));
+		rcu_read_unlock();
+		if (pid && csf_thread_owner(pid, &uid, &gid)) {
 			/* Only its user and root: narrower than /proc. */
 			inode = csf_new_inode(dir->i_sb,
 					      CSF_INO_TID_BASE + tid,
 					      S_IFREG | 0400);
-			if (!inode)
+			if (!inode) {
+				put_pid(pid);
 				return ERR_PTR(-ENOMEM);
+			}
+			inode->i_private = pid;
 			inode->i_uid = uid;
 			inode->i_gid = gid;
 			inode->i_size = PAGE_SIZE;
 			inode->i_op = &csf_file_iops;
 			inode->i_fop = &csf_tid_fops;
+		} else {
+			put_pid(pid);
 		}
 	}
 	return d_splice_alias(inode, dentry);
@@ -387,16 +434,64 @@ static const struct file_operations csf_root_fops = {
 
 /* ---- superblock and registration ----------------------------------------- */
 
+static void csf_evict_inode(struct inode *inode)
+{
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	put_pid(csf_inode_pid(inode));	/* NULL but for threads/<tid> */
+}
+
 static const struct super_operations csf_super_ops = {
 	.statfs = simple_statfs,
+	.evict_inode = csf_evict_inode,
 };
 
 /*
+ * threads/<tid> must name the thread that has that tid now, but an open
+ * file or a mapping pins its dentry, and a pinned dentry is found without
+ * asking ->lookup().  So, like /proc's pid_revalidate(): once no live
+ * registered thread has the inode's pid, the dentry is stale and the name
+ * is looked up again; while one does, the owner is refreshed, as the
+ * thread may have changed credentials or dumpability.  Other entries never
+ * change.
+ */
+#ifdef HAVE_D_REVALIDATE_DIR_NAME
+static int csf_d_revalidate(struct inode *dir, const struct qstr *name,
+			    struct dentry *dentry, unsigned int flags)
+#else
+static int csf_d_revalidate(struct dentry *dentry, unsigned int flags)
+#endif
+{
+	struct inode *inode = d_inode_rcu(dentry);
+	kuid_t uid;
+	kgid_t gid;
+
+	/* A negative dentry: the name may be a registered thread now. */
+	if (!inode)
+		return 0;
+	if (inode->i_ino < CSF_INO_TID_BASE)
+		return 1;
+	/*
+	 * In an RCU walk the inode may be on its way out, its pid reference
+	 * with it, and working out the owner may sleep (task_lock() on
+	 * PREEMPT_RT): ask for a walk that holds the dentry.
+	 */
+	if (flags & LOOKUP_RCU)
+		return -ECHILD;
+	if (!csf_thread_owner(csf_inode_pid(inode), &uid, &gid))
+		return 0;
+	inode->i_uid = uid;
+	inode->i_gid = gid;
+	return 1;
+}
+
+/*
  * Drop every dentry at its last dput(), so that lookups always ask the
- * registry and threads/<tid> never outlives its thread in the dcache.
- * Our own copy: libfs's simple_dentry_operations is gone since 6.17.
+ * registry.  Our own copy: libfs's simple_dentry_operations is gone since
+ * 6.17.
  */
 static const struct dentry_operations csf_dentry_ops = {
+	.d_revalidate = csf_d_revalidate,
 	.d_delete = always_delete_dentry,
 };
 

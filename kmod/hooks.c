@@ -74,6 +74,18 @@ static void csf_probe_exit(void *data, struct task_struct *p)
 		csf_thread_exit(p);
 }
 
+/*
+ * Only an exec from a thread other than the leader changes the tid
+ * (de_thread()); old_pid is the tid it had.  From exec_binprm(), process
+ * context, preemptible since 7.0.
+ */
+static void csf_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	if (old_pid != task_pid_nr(p) && csf_threads_any())
+		csf_thread_exec(p);
+}
+
 /* From an RCU callback (delayed_put_task_struct()), IRQs on. */
 static void csf_probe_free(void *data, struct task_struct *p)
 {
@@ -91,6 +103,7 @@ static struct csf_probe {
 	{ "sched_wakeup", csf_probe_wakeup },
 	{ "sched_migrate_task", csf_probe_migrate },
 	{ "sched_process_exit", csf_probe_exit },
+	{ "sched_process_exec", csf_probe_exec },
 	{ "sched_process_free", csf_probe_free },
 };
 
@@ -106,6 +119,7 @@ static void csf_check_probe_types(void)
 	check_trace_callback_type_sched_wakeup(csf_probe_wakeup);
 	check_trace_callback_type_sched_migrate_task(csf_probe_migrate);
 	check_trace_callback_type_sched_process_exit(csf_probe_exit);
+	check_trace_callback_type_sched_process_exec(csf_probe_exec);
 	check_trace_callback_type_sched_process_free(csf_probe_free);
 }
 

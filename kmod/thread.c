@@ -30,18 +30,25 @@
  *     RUNNABLE one           -> nothing: it was woken before it got off the
  *                               CPU, so it never slept (ttwu_runnable)
  *   migration                -> migrations++
+ *   exec from a non-leader   -> tid: the leader's, which de_thread() gave it
  *   exit                     -> EXITED, terminal: later events are ignored
  */
+#include <linux/cred.h>
 #include <linux/hashtable.h>
 #include <linux/pid.h>
-#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
 #include "csf.h"
+#ifdef HAVE_TASK_EXEC_STATE
+#include <linux/sched/exec_state.h>
+#endif
 
 struct csf_thread {
 	struct hlist_node node;		/* in csf_threads, keyed by task */
@@ -162,28 +169,103 @@ int csf_thread_register(struct page **pagep)
 	return 0;
 }
 
-/*
- * The page of live registered thread @tid (global pid namespace) with a
- * reference, and the owner its file shows: the task's effective ids now.
- */
-struct page *csf_thread_get_page(pid_t tid, kuid_t *uid, kgid_t *gid)
+static void csf_ns_root(struct user_namespace *ns, kuid_t *uid, kgid_t *gid)
 {
-	struct page *page = NULL;
+	*uid = make_kuid(ns, 0);
+	if (!uid_valid(*uid))
+		*uid = GLOBAL_ROOT_UID;
+	*gid = make_kgid(ns, 0);
+	if (!gid_valid(*gid))
+		*gid = GLOBAL_ROOT_GID;
+}
+
+/*
+ * Who owns threads/<tid>: /proc's rule (task_dump_owner()), so that nobody
+ * maps a page they could not read there.  The task's effective ids now;
+ * but a task that is not dumpable (it changed credentials, as a daemon
+ * that dropped root does, or said prctl(PR_SET_DUMPABLE, 0)) may still
+ * hold what its former self could read, and belongs to root of the user
+ * namespace it was exec'd in.  Process context: task_lock() may sleep on
+ * PREEMPT_RT.
+ */
+static void csf_task_owner(struct task_struct *p, kuid_t *uid, kgid_t *gid)
+{
+	const struct cred *cred;
+#ifdef HAVE_TASK_EXEC_STATE
+	struct task_exec_state *es;
+#endif
+
+	if (p->flags & PF_KTHREAD) {
+		*uid = GLOBAL_ROOT_UID;
+		*gid = GLOBAL_ROOT_GID;
+		return;
+	}
+	rcu_read_lock();
+	cred = __task_cred(p);
+	*uid = cred->euid;
+	*gid = cred->egid;
+#ifdef HAVE_TASK_EXEC_STATE
+	es = rcu_dereference(p->exec_state);
+	if (es && READ_ONCE(es->dumpable) != TASK_DUMPABLE_OWNER)
+		csf_ns_root(es->user_ns, uid, gid);
+	rcu_read_unlock();
+#else
+	rcu_read_unlock();
+	task_lock(p);
+	if (p->mm && get_dumpable(p->mm) != SUID_DUMP_USER)
+		csf_ns_root(p->mm->user_ns, uid, gid);
+	task_unlock(p);
+#endif
+}
+
+/*
+ * The live registered thread @pid names now, with a reference, and its
+ * page with one if @pagep; NULL once it has exited.
+ */
+static struct task_struct *csf_thread_live(struct pid *pid,
+					   struct page **pagep)
+{
 	struct task_struct *p;
 	struct csf_thread *t;
 
 	rcu_read_lock();
-	p = pid_task(find_pid_ns(tid, &init_pid_ns), PIDTYPE_PID);
+	p = pid_task(pid, PIDTYPE_PID);
 	t = p ? csf_thread_find(p) : NULL;
 	if (t && READ_ONCE(t->tp->state) != CSF_STATE_EXITED) {
-		const struct cred *cred = __task_cred(p);
-
-		*uid = cred->euid;
-		*gid = cred->egid;
-		page = t->page;
-		get_page(page);
+		get_task_struct(p);
+		if (pagep) {
+			*pagep = t->page;
+			get_page(t->page);
+		}
+	} else {
+		p = NULL;
 	}
 	rcu_read_unlock();
+	return p;
+}
+
+/* Whether @pid is a live registered thread, and who owns its file. */
+bool csf_thread_owner(struct pid *pid, kuid_t *uid, kgid_t *gid)
+{
+	struct task_struct *p = csf_thread_live(pid, NULL);
+
+	if (!p)
+		return false;
+	csf_task_owner(p, uid, gid);
+	put_task_struct(p);
+	return true;
+}
+
+/* The page of live registered thread @pid with a reference, and its owner. */
+struct page *csf_thread_get_page(struct pid *pid, kuid_t *uid, kgid_t *gid)
+{
+	struct page *page;
+	struct task_struct *p = csf_thread_live(pid, &page);
+
+	if (!p)
+		return NULL;
+	csf_task_owner(p, uid, gid);
+	put_task_struct(p);
 	return page;
 }
 
@@ -364,6 +446,40 @@ void csf_thread_exit(struct task_struct *p)
 
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
 	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+}
+
+/*
+ * sched_process_exec of a thread that was not its group's leader:
+ * de_thread() gave it the leader's tid.  The registry is keyed by task, so
+ * the entry stays; the page and the threads/ listing take the new tid.
+ * Preemptible since 7.0, as at exit: the walk needs its own RCU read lock.
+ */
+void csf_thread_exec(struct task_struct *p)
+{
+	struct csf_thread_page *tp;
+	struct csf_thread *t;
+	unsigned long flags;
+	bool renamed = false;
+
+	rcu_read_lock();
+	t = csf_thread_find(p);
+	if (t) {
+		raw_spin_lock_irqsave(&t->lock, flags);
+		tp = csf_page_begin(t);
+		if (tp) {
+			/* Read without the seqcount by csf_thread_tids(). */
+			WRITE_ONCE(tp->tid, task_pid_nr(p));
+			tp->tgid = task_tgid_nr(p);
+			memcpy(tp->comm, p->comm, sizeof(tp->comm) - 1);
+			csf_page_end(tp);
+			renamed = true;
+		}
+		raw_spin_unlock_irqrestore(&t->lock, flags);
+	}
+	rcu_read_unlock();
+	/* A monitor's list of threads/ changed: it is told as for an exit. */
+	if (renamed)
+		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -310,8 +311,13 @@ int vm_as_nobody(int (*fn)(void *), void *arg)
 
 	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
+		/*
+		 * Changing credentials made the child non-dumpable, which
+		 * hands its /proc files and threads/<tid> to root; a
+		 * program the user started is dumpable (exec makes it so).
+		 */
 		if (setgroups(0, NULL) || setgid(VM_NOBODY) ||
-		    setuid(VM_NOBODY)) {
+		    setuid(VM_NOBODY) || prctl(PR_SET_DUMPABLE, 1)) {
 			printf("  note: cannot become uid %d: %s\n", VM_NOBODY,
 			       strerror(errno));
 			_exit(255);

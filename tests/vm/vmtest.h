@@ -86,7 +86,8 @@ void vm_kill(pid_t pid);
 void vm_sleep_ms(unsigned int ms);
 
 /*
- * Run @fn in a forked child that has switched to uid/gid VM_NOBODY; returns
+ * Run @fn in a forked child that has switched to uid/gid VM_NOBODY, and is
+ * dumpable like a program that user started; returns
  * what @fn returned (0..255), or -1 if the child died.
  */
 int vm_as_nobody(int (*fn)(void *), void *arg);
