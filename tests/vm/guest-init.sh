@@ -23,6 +23,7 @@ mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 
 CSF_VM_RUN=test CSF_VM_MODES="mono tsc" CSF_VM_TESTS= CSF_VM_VIRTIO=
+CSF_VM_KERNEL=
 CSF_VM_SCRIPTS= CSF_VM_HAVE_KO=yes CSF_VM_INTERACTIVE=no
 CSF_VM_TERM=linux CSF_VM_ROWS= CSF_VM_COLS=
 . /etc/csf-vm.conf
@@ -31,6 +32,8 @@ ROOT=/sys/fs/coarse_stat_fs
 KO=/lib/csf/coarse_stat_fs.ko
 # The guest programs read their expectations from the environment.
 export CSF_ROOT=$ROOT CSF_KO=$KO CSF_VM_DISK=/dev/vda
+# The kernels.tab name (6.1 ... debug): what the kernel is expected to have.
+export CSF_VM_KERNEL
 # A small cap, so that test_thread_exit can fill it: 256 registrations.
 export CSF_STAT_PERIOD_MS=10 CSF_MAX_THREADS=256
 # libcheck: name every test on the console; TCG is slow, so no 4 s limit.
@@ -222,6 +225,8 @@ for t in $CSF_VM_TESTS; do
 	esac
 done
 
+# the programs' vm_once_per_boot(): the first mode is CSF_VM_MODES' first
+export CSF_VM_MODES
 for mode in $CSF_VM_MODES; do
 	export CSF_CLOCK=$mode
 	ck_begin $mode/init

@@ -281,7 +281,7 @@ unpack_ko() {
 # locking dependency detected", "inconsistent lock state", "suspicious RCU
 # usage", ...), KASAN and KFENCE (the debug kernel's checkers); "BUG: "
 # covers DEBUG_ATOMIC_SLEEP's and DEBUG_PREEMPT's.
-bad_dmesg='\bOops\b|\bBUG: |kernel BUG at|WARNING: CPU: [0-9]+ PID:|WARNING: .*at .*, CPU#[0-9]+: |-+\[ cut here \]-+|Call Trace:|general protection fault|KASAN:|KFENCE: |UBSAN:|refcount_t: |list_(add|del) corruption|soft lockup|INFO: task .* blocked for more than|hung_task|Kernel panic'
+bad_dmesg='\bOops\b|\bBUG: |kernel BUG at|WARNING: CPU: [0-9]+ PID:|WARNING: .*at .*, CPU#[0-9]+: |-+\[ cut here \]-+|Call Trace:|general protection fault|KASAN:|KFENCE: |UBSAN:|refcount_t: |list_(add|del) corruption|soft lockup|detected stalls? on CPU|self-detected stall|INFO: task .* blocked for more than|hung_task|Kernel panic'
 bad_dmesg+='|WARNING: (possible |inconsistent lock|suspicious RCU|bad unlock|held lock|lock held|Nested lock|bad contention|chain_key|[A-Z_-]+-safe -> |.* still has locks held)'
 
 total_pass=0

@@ -50,6 +50,17 @@ const char *vm_path(const char *name)
 	return buf;
 }
 
+bool vm_once_per_boot(void)
+{
+	const char *modes = vm_env("CSF_VM_MODES", "");
+	const char *clock = vm_env("CSF_CLOCK", "");
+	size_t n = strlen(clock);
+
+	modes += strspn(modes, " ");
+	return !*modes ||
+	       (!strncmp(modes, clock, n) && (modes[n] == ' ' || !modes[n]));
+}
+
 uint32_t vm_expected_clock(void)
 {
 	const char *c = vm_env("CSF_CLOCK", "auto");

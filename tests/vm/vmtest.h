@@ -12,11 +12,14 @@
  *   CSF_KO              path of coarse_stat_fs.ko (for reload tests)
  *   CSF_STAT_PERIOD_MS  the stat_period_ms the module was loaded with
  *   CSF_MAX_THREADS     the max_threads the module was loaded with
+ *   CSF_VM_KERNEL       the kernel's name in tests/vm/kernels.tab (6.1 ... debug)
+ *   CSF_VM_MODES        the clock modes of this boot, in order ("mono tsc")
  */
 #ifndef CSF_VMTEST_H
 #define CSF_VMTEST_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -57,6 +60,12 @@ const char *vm_env(const char *name, const char *def);
 long vm_env_long(const char *name, long def);
 /* CSF_CLOCK_TSC or CSF_CLOCK_MONO expected from $CSF_CLOCK; 0 for "auto". */
 uint32_t vm_expected_clock(void);
+
+/*
+ * True in the first clock mode of the boot (CSF_VM_MODES), so that a long
+ * test whose subject does not depend on the clock runs once per kernel.
+ */
+bool vm_once_per_boot(void);
 
 /* Map the cpu file read-only; aborts the test (ck_abort) on failure. */
 void vm_cpu_map(struct vm_cpu_page *p);
