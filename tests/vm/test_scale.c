@@ -57,10 +57,11 @@
  *     the other vCPU, which is the same host thread): 34-90 ms.
  * Reading the pages alone takes twice the interval under emulation.  So
  * the frames are judged against csftop's own first frame, in the same
- * run: that one opens and maps every page (2-98 s), the later ones only
- * read them.  A later frame as dear as a first one is a rescan per frame,
- * a defect on any machine.  The fastest first frame seen (2 s) and the
- * slowest later ones (90 ms) are 22x apart: a ratio of 4 leaves 5x.
+ * run: that one opens and maps every page (1.4-98 s), the later ones
+ * only read them (a mean of 25-38 ms).  A later frame as dear as a first
+ * one is a rescan per frame, a defect on any machine.  The fastest first
+ * frame seen (1.36 s) and the slowest mean of later ones (90 ms) are 15x
+ * apart: a ratio of 4 leaves almost 4x.
  */
 #define FIRST_FRAME_RATIO 4
 
