@@ -274,27 +274,35 @@ static uint64_t proc_total(const struct vm_proc_cpu *c)
  * swapped, a CPU's time in another's record, or a spinning CPU that shows
  * idle because the open interval is not extrapolated.
  *
- * Tick sampling holds only while the guest gets its ticks.  When the host
- * is loaded, qemu runs late and a vCPU loses ticks: /proc/stat's window
- * then covers visibly less than the wall time (690 ms of 1010 seen under a
- * soak), and the vCPU that TCG is not running meanwhile looks busy on the
- * page for the other's slice.  Such a window measures qemu, not the
- * module: it is measured again, up to WINDOW_TRIES times.  A window counts
- * when each CPU's /proc/stat total is within 5% of the wall time.
+ * Tick sampling holds only while the guest gets its ticks, and it sees no
+ * busy time that falls between two ticks of a nohz CPU: that time is in
+ * neither /proc/stat bucket, so its total covers less than the wall time.
+ * When the host is loaded qemu runs late and a vCPU loses ticks (690 ms of
+ * 1010 covered, seen in a soak); on 6.12-rt the module's own 10 ms stat
+ * timer wakes the idle CPU's ktimers thread between ticks, 900-940 ms of
+ * 1002 covered in every window of a boot, while the page counted those
+ * bursts, exactly.  The time /proc/stat did not cover may have been busy
+ * or idle: it widens the tolerance by its share of the window.  To keep
+ * the check as tight as the machine allows, a window that covers less
+ * than 95% is measured again, up to WINDOW_TRIES times (more would not
+ * help the systematic case), and the one that covered most is judged.
  */
-#define WINDOW_TRIES 20
+#define WINDOW_TRIES 3
 
-static bool proc_window_whole(const struct cpu_window *w, uint64_t wall_ns)
+/* The least share of the wall time a CPU's /proc/stat total covered. */
+static double proc_coverage(const struct cpu_window *w, uint64_t wall_ns)
 {
+	double least = 1;
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < 2; cpu++) {
-		uint64_t ptotal = proc_total(&w[cpu].pb) - proc_total(&w[cpu].pa);
+		double c = (double)(proc_total(&w[cpu].pb) -
+				    proc_total(&w[cpu].pa)) / (double)wall_ns;
 
-		if (ptotal * 100 < wall_ns * 95 || ptotal * 100 > wall_ns * 105)
-			return false;
+		if (c < least)
+			least = c;
 	}
-	return true;
+	return least;
 }
 
 START_TEST(test_busy_fraction_matches_proc_stat)
@@ -303,7 +311,8 @@ START_TEST(test_busy_fraction_matches_proc_stat)
 	struct cpu_window w[2];
 	pid_t spin;
 	unsigned int cpu;
-	uint64_t mono_a, mono_b;
+	uint64_t mono_a = 0, mono_b = 0;
+	double best = -1, slack;
 	int try;
 
 	vm_cpu_map(&p);
@@ -312,27 +321,36 @@ START_TEST(test_busy_fraction_matches_proc_stat)
 	spin = vm_spinner(0);
 	vm_sleep_ms(200);		/* the spinner is up and running */
 
-	for (try = 1;; try++) {
-		mono_a = vm_mono_ns();
+	for (try = 1; try <= WINDOW_TRIES; try++) {
+		struct cpu_window t[2];
+		uint64_t ta, tb;
+		double cov;
+
+		ta = vm_mono_ns();
 		for (cpu = 0; cpu < 2; cpu++) {
-			vm_cpu_read(&p, cpu, &w[cpu].a);
-			vm_proc_stat_cpu(cpu, &w[cpu].pa);
+			vm_cpu_read(&p, cpu, &t[cpu].a);
+			vm_proc_stat_cpu(cpu, &t[cpu].pa);
 		}
 		vm_sleep_ms(1000);
 		for (cpu = 0; cpu < 2; cpu++) {
-			vm_cpu_read(&p, cpu, &w[cpu].b);
-			vm_proc_stat_cpu(cpu, &w[cpu].pb);
+			vm_cpu_read(&p, cpu, &t[cpu].b);
+			vm_proc_stat_cpu(cpu, &t[cpu].pb);
 		}
-		mono_b = vm_mono_ns();
-		if (proc_window_whole(w, mono_b - mono_a))
+		tb = vm_mono_ns();
+		cov = proc_coverage(t, tb - ta);
+		if (cov > best) {
+			best = cov;
+			memcpy(w, t, sizeof(w));
+			mono_a = ta;
+			mono_b = tb;
+		}
+		if (cov >= 0.95)
 			break;
-		vm_note("window %d: /proc/stat covers %.0f and %.0f ms of %.0f ms: the guest lost ticks, measuring again",
+		vm_note("window %d: /proc/stat covers %.0f and %.0f ms of %.0f ms, measuring again",
 			try,
-			(proc_total(&w[0].pb) - proc_total(&w[0].pa)) / 1e6,
-			(proc_total(&w[1].pb) - proc_total(&w[1].pa)) / 1e6,
-			(mono_b - mono_a) / 1e6);
-		ck_assert_msg(try < WINDOW_TRIES,
-			      "the guest lost ticks in all %d windows", try);
+			(proc_total(&t[0].pb) - proc_total(&t[0].pa)) / 1e6,
+			(proc_total(&t[1].pb) - proc_total(&t[1].pa)) / 1e6,
+			(tb - ta) / 1e6);
 	}
 	vm_kill(spin);
 
@@ -352,9 +370,13 @@ START_TEST(test_busy_fraction_matches_proc_stat)
 		vm_note("cpu %u: page busy %.1f%% of %.0f ms, /proc/stat busy %.1f%% of %.0f ms, wall %.0f ms",
 			cpu, 100 * f, vm_ticks_to_ns(p.hdr, total) / 1e6,
 			100 * pf, ptotal / 1e6, (mono_b - mono_a) / 1e6);
-		ck_assert_msg(f - pf < 0.05 && pf - f < 0.05,
-			      "cpu %u: page says %.1f%% busy, /proc/stat %.1f%%",
-			      cpu, 100 * f, 100 * pf);
+		/* the share of the window /proc/stat did not see */
+		slack = 1 - (double)ptotal / (double)(mono_b - mono_a);
+		if (slack < 0)
+			slack = 0;
+		ck_assert_msg(f - pf < 0.05 + slack && pf - f < 0.05 + slack,
+			      "cpu %u: page says %.1f%% busy, /proc/stat %.1f%% (tolerance %.1f points)",
+			      cpu, 100 * f, 100 * pf, 100 * (0.05 + slack));
 		if (cpu == 0)
 			ck_assert_msg(f > 0.90, "cpu 0 spun but is %.1f%% busy",
 				      100 * f);
