@@ -109,7 +109,12 @@ START_TEST(switches_match_proc_status)
 		(unsigned long long)(b.s.nvcsw - a.s.nvcsw),
 		(unsigned long long)(b.s.nivcsw - a.s.nivcsw), b.v - a.v,
 		b.i - a.i);
-	ck_assert_uint_ge(b.s.nvcsw - a.s.nvcsw, 20);
+	/*
+	 * At most one voluntary switch per sleep, and none for a sleep whose
+	 * timer fired while the spinner had preempted us before we blocked
+	 * (do_nanosleep() then does not schedule): 19 of 20 seen on debug.
+	 */
+	ck_assert_uint_gt(b.s.nvcsw - a.s.nvcsw, 0);
 	ck_assert_uint_gt(b.s.nivcsw - a.s.nivcsw, 0);
 	ck_assert_uint_eq(b.v - a.v, b.s.nvcsw - a.s.nvcsw);
 	ck_assert_uint_eq(b.i - a.i, b.s.nivcsw - a.s.nivcsw);
