@@ -74,19 +74,6 @@ static int debug_kernel(void)
 	return !strcmp(vm_env("CSF_VM_KERNEL", ""), "debug");
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
-}
-
 /* ---- the fault-injection knobs ------------------------------------------- */
 
 /* what the test needs, and the kernel's default (lib/fault-inject.c, mm/) */
@@ -125,7 +112,7 @@ static int arm_knobs(void)
 		err = access(knobs[i].path, W_OK) ? -errno : 0;
 		ck_assert_msg(!err, "%s: %s (FAILSLAB, FAIL_PAGE_ALLOC and FAULT_INJECTION_DEBUG_FS are needed)",
 			      knobs[i].path, strerror(-err));
-		err = write_file(knobs[i].path, knobs[i].value);
+		err = vm_write_file(knobs[i].path, knobs[i].value);
 		ck_assert_msg(!err, "write %s to %s: %s", knobs[i].value,
 			      knobs[i].path, strerror(-err));
 	}
@@ -145,23 +132,6 @@ struct attempt {
 	char problem[200];		/* first inconsistency seen inside */
 };
 
-static uint64_t load64(const __u64 *p)
-{
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
-/*
- * Between arming fail-nth and the open, nothing may allocate on this
- * task's behalf: no page fault (a page table is a GFP_KERNEL allocation),
- * so the stack this thread will use is touched first.
- */
-static void __attribute__((noinline)) touch_stack(void)
-{
-	volatile char pad[16384];
-
-	memset((char *)pad, 0, sizeof(pad));
-}
-
 static void *attempt_thread(void *arg)
 {
 	struct attempt *a = arg;
@@ -176,7 +146,11 @@ static void *attempt_thread(void *arg)
 			 FAIL_NTH, strerror(errno));
 		return NULL;
 	}
-	touch_stack();
+	/*
+	 * Between arming fail-nth and the open, nothing else may allocate on
+	 * this task's behalf, such as the page table of a stack page fault.
+	 */
+	vm_touch_stack(16384);
 	if (write(ff, num, len) != len) {
 		snprintf(a->problem, sizeof(a->problem), "arm fail-nth: %s",
 			 strerror(errno));
@@ -221,10 +195,10 @@ static void *attempt_thread(void *arg)
 				 "page magic %#x tid %u, want %#x %d",
 				 tp->magic, tp->tid, CSF_THREAD_MAGIC,
 				 (int)gettid());
-		else if (tp && load64(&a->hdr->nr_threads) != a->threads0 + 1)
+		else if (tp && vm_load64(&a->hdr->nr_threads) != a->threads0 + 1)
 			snprintf(a->problem, sizeof(a->problem),
 				 "registered, nr_threads %" PRIu64 " (was %" PRIu64 ")",
-				 load64(&a->hdr->nr_threads), a->threads0);
+				 vm_load64(&a->hdr->nr_threads), a->threads0);
 		if (m != MAP_FAILED)
 			munmap(m, 4096);
 		close(fd);
@@ -234,10 +208,10 @@ static void *attempt_thread(void *arg)
 
 		/* A failed open registered nothing, not even for a moment. */
 		snprintf(tid, sizeof(tid), "threads/%d", (int)gettid());
-		if (load64(&a->hdr->nr_threads) != a->threads0)
+		if (vm_load64(&a->hdr->nr_threads) != a->threads0)
 			snprintf(a->problem, sizeof(a->problem),
 				 "failed open, yet nr_threads %" PRIu64 " (was %" PRIu64 ")",
-				 load64(&a->hdr->nr_threads), a->threads0);
+				 vm_load64(&a->hdr->nr_threads), a->threads0);
 		/* stat, not access(): that allocates a cred, freed by RCU */
 		else if (stat(vm_path(tid), &st) == 0)
 			snprintf(a->problem, sizeof(a->problem),
@@ -250,7 +224,7 @@ static void attempt(struct attempt *a)
 {
 	pthread_t t;
 
-	a->threads0 = load64(&a->hdr->nr_threads);
+	a->threads0 = vm_load64(&a->hdr->nr_threads);
 	a->fd_ok = a->err = a->injected = 0;
 	a->left = 0;
 	a->problem[0] = '\0';
@@ -362,30 +336,7 @@ static void sweep(const char *path, const struct csf_cpu_header *hdr,
 
 /* ---- leak accounting ----------------------------------------------------- */
 
-struct slab {
-	char name[40];
-	long active;
-	long objsize;
-};
 #define MAX_CACHES 512
-
-/* Empty every cache's KASAN quarantine and free slabs (see the top). */
-static void shrink_all(void)
-{
-	DIR *d = opendir("/sys/kernel/slab");
-	struct dirent *e;
-	char p[300];
-
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			snprintf(p, sizeof(p), "/sys/kernel/slab/%s/shrink",
-				 e->d_name);
-			write_file(p, "1");
-		}
-	closedir(d);
-}
 
 /*
  * What open(thread-self) allocates from: names_cache (getname), filp,
@@ -399,65 +350,21 @@ static int on_path(const char *cache)
 	       !strcmp(cache, "names_cache");
 }
 
-static int slab_read(struct slab *s, int max)
-{
-	FILE *f = fopen("/proc/slabinfo", "r");
-	char line[512];
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f) && n < max) {
-		long active, total, objsize;
-		char name[40];
-
-		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
-			continue;
-		if (sscanf(line, "%39s %ld %ld %ld", name, &active, &total,
-			   &objsize) != 4)
-			continue;
-		snprintf(s[n].name, sizeof(s[n].name), "%s", name);
-		s[n].active = active;
-		s[n].objsize = objsize;
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-static long meminfo_kb(const char *key)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	long v = -1;
-	size_t kl = strlen(key);
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			v = strtol(line + kl + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 /* Exited threads' entries go at sched_process_free, after a grace period. */
 static void wait_counters(const struct csf_cpu_header *h, uint64_t threads,
 			  uint64_t alloc)
 {
 	int waited;
 
-	for (waited = 0; (load64(&h->nr_threads) != threads ||
-			  load64(&h->nr_allocated) != alloc) && waited < 5000;
+	for (waited = 0; (vm_load64(&h->nr_threads) != threads ||
+			  vm_load64(&h->nr_allocated) != alloc) && waited < 5000;
 	     waited += 10)
 		vm_sleep_ms(10);
-	ck_assert_msg(load64(&h->nr_threads) == threads &&
-		      load64(&h->nr_allocated) == alloc,
+	ck_assert_msg(vm_load64(&h->nr_threads) == threads &&
+		      vm_load64(&h->nr_allocated) == alloc,
 		      "cpu header: nr_threads %" PRIu64 " nr_allocated %" PRIu64
 		      ", want %" PRIu64 " %" PRIu64 " (5 s after the last exit)",
-		      load64(&h->nr_threads), load64(&h->nr_allocated), threads,
+		      vm_load64(&h->nr_threads), vm_load64(&h->nr_allocated), threads,
 		      alloc);
 }
 
@@ -470,7 +377,7 @@ static void settle(const struct csf_cpu_header *h, uint64_t threads,
 	 * the debug kernel under TCG took more than 200 ms.
 	 */
 	vm_sleep_ms(1000);
-	shrink_all();
+	vm_shrink_slabs();
 }
 
 /* ---- the cap: csf_nr_entries must be back where it was ------------------- */
@@ -501,7 +408,7 @@ static void *hold_registration(void *arg)
 static void assert_cap_intact(const struct csf_cpu_header *hdr,
 			      const char *path)
 {
-	long i, n = (long)hdr->max_threads - (long)load64(&hdr->nr_allocated) + 1;
+	long i, n = (long)hdr->max_threads - (long)vm_load64(&hdr->nr_allocated) + 1;
 	pthread_barrier_t done;
 	struct holder *hs;
 	pthread_t *t;
@@ -581,7 +488,7 @@ static void assert_usable(void)
 
 START_TEST(registration_faults_are_clean)
 {
-	static struct slab before[MAX_CACHES], after[MAX_CACHES];
+	static struct vm_slab before[MAX_CACHES], after[MAX_CACHES];
 	char self[512], dir[512];
 	struct vm_cpu_page c;
 	struct sweep s, ctl;
@@ -602,8 +509,8 @@ START_TEST(registration_faults_are_clean)
 		return;
 	kmsg_open();
 	vm_cpu_map(&c);
-	threads0 = load64(&c.hdr->nr_threads);
-	alloc0 = load64(&c.hdr->nr_allocated);
+	threads0 = vm_load64(&c.hdr->nr_threads);
+	alloc0 = vm_load64(&c.hdr->nr_allocated);
 
 	/*
 	 * The control: threads/, looked up like thread-self (the fs keeps
@@ -630,8 +537,8 @@ START_TEST(registration_faults_are_clean)
 
 	/* The same sweep LEAK_ROUNDS times, counted. */
 	settle(c.hdr, threads0, alloc0);
-	nb = slab_read(before, MAX_CACHES);
-	free0 = meminfo_kb("MemFree");
+	nb = vm_slab_read(before, MAX_CACHES);
+	free0 = vm_meminfo_kb("MemFree");
 	for (round = 0; round < LEAK_ROUNDS; round++) {
 		struct sweep r;
 
@@ -661,8 +568,8 @@ START_TEST(registration_faults_are_clean)
 		      "open(thread-self) failed at %d points in most sweeps, open(threads/) at %u: the module's own two allocations (kzalloc, alloc_page) were not both reached",
 		      mode_n, ctl_min);
 	settle(c.hdr, threads0, alloc0);
-	na = slab_read(after, MAX_CACHES);
-	free1 = meminfo_kb("MemFree");
+	na = vm_slab_read(after, MAX_CACHES);
+	free1 = vm_meminfo_kb("MemFree");
 	vm_note("%d sweeps (%u failed opens): MemFree %ld -> %ld kB (%+ld)",
 		LEAK_ROUNDS, LEAK_ROUNDS * s.points, free0, free1,
 		free1 - free0);
@@ -726,7 +633,7 @@ int main(void)
 		size_t i;
 
 		for (i = 0; i < NKNOBS; i++)
-			write_file(knobs[i].path, knobs[i].dflt);
+			vm_write_file(knobs[i].path, knobs[i].dflt);
 	}
 	return rc;
 }

@@ -70,19 +70,6 @@ static double now_s(void)
 	return (double)vm_mono_ns() / 1e9;
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
-}
-
 static long read_long(const char *path)
 {
 	char buf[64];
@@ -97,11 +84,6 @@ static long read_long(const char *path)
 		return -1;
 	buf[n] = '\0';
 	return strtol(buf, NULL, 10);
-}
-
-static uint64_t load64(const __u64 *p)
-{
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
 /* ---- module reload --------------------------------------------------------- */
@@ -162,28 +144,6 @@ static void init_params(char *buf, size_t len)
 
 /* ---- memory accounting ------------------------------------------------- */
 
-static long meminfo_kb(const char *key)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	long v = -1;
-	size_t kl = strlen(key);
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			v = strtol(line + kl + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-struct slab {
-	char name[40];
-	long active, objsize;
-};
 #define MAX_CACHES 512
 
 /*
@@ -207,26 +167,8 @@ struct mem {
 	long pcp;		/* pages on the per-CPU free lists */
 	char text[8192];	/* /proc/vmstat and pcp counts, for a report */
 	int nslabs;
-	struct slab slabs[MAX_CACHES];
+	struct vm_slab slabs[MAX_CACHES];
 };
-
-/* KASAN's quarantine counts as allocated: kmem_cache_shrink() empties it. */
-static void shrink_all(void)
-{
-	DIR *d = opendir("/sys/kernel/slab");
-	struct dirent *e;
-	char p[300];
-
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			snprintf(p, sizeof(p), "/sys/kernel/slab/%s/shrink",
-				 e->d_name);
-			write_file(p, "1");
-		}
-	closedir(d);
-}
 
 static void mem_read(struct mem *m)
 {
@@ -235,7 +177,7 @@ static void mem_read(struct mem *m)
 	long val;
 	FILE *f;
 
-	shrink_all();
+	vm_shrink_slabs();
 	memset(m->v, 0, sizeof(m->v));
 	m->pcp = 0;
 	m->text[0] = '\0';
@@ -262,21 +204,9 @@ static void mem_read(struct mem *m)
 	snprintf(m->text + got, sizeof(m->text) - got, "pcp count %ld\n",
 		 m->pcp);
 
-	m->nslabs = 0;
-	f = fopen("/proc/slabinfo", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && m->nslabs < MAX_CACHES) {
-		struct slab *s = &m->slabs[m->nslabs];
-		long total;
-
-		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
-			continue;
-		if (sscanf(line, "%39s %ld %ld %ld", s->name, &s->active,
-			   &total, &s->objsize) == 4)
-			m->nslabs++;
-	}
-	fclose(f);
+	m->nslabs = vm_slab_read(m->slabs, MAX_CACHES);
+	if (m->nslabs < 0)
+		m->nslabs = 0;
 }
 
 /* ---- the threads ------------------------------------------------------------ */
@@ -294,23 +224,13 @@ static struct {
 	int arrived;
 } g;
 
-/*
- * The stack registering will use, touched while parked: the memory
- * counted at registration is then the module's and the mapping's only.
- */
-static void __attribute__((noinline)) touch_stack(void)
-{
-	volatile char pad[8192];
-
-	memset((char *)pad, 0, sizeof(pad));
-}
-
 static void *worker(void *arg)
 {
 	struct worker *w = arg;
 	int fd;
 
-	touch_stack();
+	/* the memory counted at registration is the module's and the mapping's */
+	vm_touch_stack(8192);
 	w->tid = gettid();
 	__atomic_add_fetch(&g.arrived, 1, __ATOMIC_RELAXED);
 	pthread_barrier_wait(&g.go);
@@ -385,7 +305,7 @@ static void run_csftop(struct frames *f)
 	 * A frame of 8192 rows is ~1 MB in one write(2): with the default
 	 * 64 KiB pipe csftop would wait for this reader.
 	 */
-	write_file("/proc/sys/fs/pipe-max-size", "4194304");
+	vm_write_file("/proc/sys/fs/pipe-max-size", "4194304");
 	if (fcntl(p[1], F_SETPIPE_SZ, 4 << 20) < 0)
 		fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
 	f->start_s = now_s();
@@ -511,8 +431,8 @@ START_TEST(max_threads_registered_sampled_and_exited)
 		      strerror(err));
 	vm_cpu_map(&c);
 	n = c.hdr->max_threads;
-	threads0 = load64(&c.hdr->nr_threads);
-	alloc0 = load64(&c.hdr->nr_allocated);
+	threads0 = vm_load64(&c.hdr->nr_threads);
+	alloc0 = vm_load64(&c.hdr->nr_allocated);
 	vm_note("module reloaded with \"%s\": max_threads %ld, %" PRIu64 " registered",
 		params, n, threads0);
 	ck_assert_uint_eq(alloc0, 0);
@@ -523,7 +443,7 @@ START_TEST(max_threads_registered_sampled_and_exited)
 		char v[32];
 
 		snprintf(v, sizeof(v), "%ld", want_tasks);
-		err = write_file("/proc/sys/kernel/threads-max", v);
+		err = vm_write_file("/proc/sys/kernel/threads-max", v);
 		ck_assert_msg(!err, "raise kernel.threads-max %ld -> %ld: %s",
 			      threads_max, want_tasks, strerror(-err));
 		vm_note("kernel.threads-max %ld raised to %ld", threads_max,
@@ -554,7 +474,7 @@ START_TEST(max_threads_registered_sampled_and_exited)
 	for (i = 0; i < n; i++) {
 		err = pthread_create(&t[i], &attr, worker, &g.w[i]);
 		ck_assert_msg(!err, "thread %ld of %ld: %s (MemFree %ld kB)",
-			      i, n, strerror(err), meminfo_kb("MemFree"));
+			      i, n, strerror(err), vm_meminfo_kb("MemFree"));
 	}
 	for (waited = 0; __atomic_load_n(&g.arrived, __ATOMIC_RELAXED) < n &&
 			 waited < 60000; waited += 10)
@@ -563,7 +483,7 @@ START_TEST(max_threads_registered_sampled_and_exited)
 	t_create = now_s() - t0;
 	vm_sleep_ms(200);
 	mem_read(&m0);
-	gen0 = load64(&c.hdr->generation);
+	gen0 = vm_load64(&c.hdr->generation);
 
 	/* all of them register, map and close at once */
 	t0 = now_s();
@@ -580,8 +500,8 @@ START_TEST(max_threads_registered_sampled_and_exited)
 	ck_assert_msg(!bad, "%ld of %ld registrations failed", bad, n);
 	vm_note("%ld threads: created in %.2f s, registered and mapped in %.2f s",
 		n, t_create, t_reg);
-	ck_assert_uint_eq(load64(&c.hdr->nr_threads), threads0 + (uint64_t)n);
-	ck_assert_uint_eq(load64(&c.hdr->nr_allocated), (uint64_t)n);
+	ck_assert_uint_eq(vm_load64(&c.hdr->nr_threads), threads0 + (uint64_t)n);
+	ck_assert_uint_eq(vm_load64(&c.hdr->nr_allocated), (uint64_t)n);
 	/* full: one more is refused */
 	err = open(g.self, O_RDONLY | O_CLOEXEC);
 	ck_assert_msg(err < 0 && errno == ENOSPC,
@@ -692,14 +612,14 @@ START_TEST(max_threads_registered_sampled_and_exited)
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	t1 = now_s();
-	for (waited = 0; load64(&c.hdr->nr_threads) != threads0 &&
+	for (waited = 0; vm_load64(&c.hdr->nr_threads) != threads0 &&
 			 waited < 30000; waited += 10)
 		vm_sleep_ms(10);
 	t_exit = now_s() - t0;
-	ck_assert_msg(load64(&c.hdr->nr_threads) == threads0,
+	ck_assert_msg(vm_load64(&c.hdr->nr_threads) == threads0,
 		      "nr_threads %" PRIu64 " 30 s after %ld exits, want %" PRIu64,
-		      load64(&c.hdr->nr_threads), n, threads0);
-	gen1 = load64(&c.hdr->generation);
+		      vm_load64(&c.hdr->nr_threads), n, threads0);
+	gen1 = vm_load64(&c.hdr->generation);
 	vm_note("%ld exits: joined in %.2f s, all recorded in %.2f s", n,
 		t1 - t0, t_exit);
 	/* +1 per registration, +1 per exit, nothing else registered */
@@ -730,10 +650,10 @@ START_TEST(max_threads_registered_sampled_and_exited)
 	ck_assert_msg(!bad, "%ld of %ld exited pages are wrong", bad, n);
 
 	/* the entries go, the mapped pages stay readable */
-	for (waited = 0; load64(&c.hdr->nr_allocated) != 0 && waited < 30000;
+	for (waited = 0; vm_load64(&c.hdr->nr_allocated) != 0 && waited < 30000;
 	     waited += 10)
 		vm_sleep_ms(10);
-	ck_assert_uint_eq(load64(&c.hdr->nr_allocated), 0);
+	ck_assert_uint_eq(vm_load64(&c.hdr->nr_allocated), 0);
 	for (i = 0; i < n; i++)
 		ck_assert_uint_eq(g.w[i].tp->state, CSF_STATE_EXITED);
 	for (i = 0; i < n; i++)
@@ -745,7 +665,7 @@ START_TEST(max_threads_registered_sampled_and_exited)
 		char v[32];
 
 		snprintf(v, sizeof(v), "%ld", threads_max);
-		write_file("/proc/sys/kernel/threads-max", v);
+		vm_write_file("/proc/sys/kernel/threads-max", v);
 	}
 }
 END_TEST

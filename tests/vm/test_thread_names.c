@@ -31,14 +31,6 @@
 
 #define PAGE 4096
 
-static const char *tid_path(pid_t tid)
-{
-	static char buf[64];
-
-	snprintf(buf, sizeof(buf), "threads/%d", tid);
-	return vm_path(buf);
-}
-
 static const struct csf_thread_page *map_fd(int fd)
 {
 	void *p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
@@ -115,8 +107,8 @@ static int pin_exited_thread(const struct csf_thread_page **pagep,
 	pthread_barrier_wait(&t->registered);
 	ck_assert_msg(!t->err, "registering: %s", strerror(t->err));
 
-	fd = open(tid_path(t->tid), O_RDONLY | O_CLOEXEC);
-	ck_assert_msg(fd >= 0, "open %s: %s", tid_path(t->tid),
+	fd = open(vm_thread_path(t->tid), O_RDONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "open %s: %s", vm_thread_path(t->tid),
 		      strerror(errno));
 	p = map_fd(fd);
 	ck_assert_ptr_nonnull(p);
@@ -144,15 +136,15 @@ START_TEST(exited_name_is_gone_while_pinned)
 
 	fd = pin_exited_thread(&p, &t);
 	errno = 0;
-	ck_assert_msg(stat(tid_path(t.tid), &st) < 0 && errno == ENOENT,
-		      "stat %s of an exited thread: %s", tid_path(t.tid),
+	ck_assert_msg(stat(vm_thread_path(t.tid), &st) < 0 && errno == ENOENT,
+		      "stat %s of an exited thread: %s", vm_thread_path(t.tid),
 		      errno ? strerror(errno) : "succeeded");
 	errno = 0;
-	ck_assert_msg(access(tid_path(t.tid), R_OK) < 0 && errno == ENOENT,
-		      "access %s of an exited thread: %s", tid_path(t.tid),
+	ck_assert_msg(access(vm_thread_path(t.tid), R_OK) < 0 && errno == ENOENT,
+		      "access %s of an exited thread: %s", vm_thread_path(t.tid),
 		      errno ? strerror(errno) : "succeeded");
-	ck_assert_msg(open(tid_path(t.tid), O_RDONLY) < 0 && errno == ENOENT,
-		      "open %s of an exited thread: %s", tid_path(t.tid),
+	ck_assert_msg(open(vm_thread_path(t.tid), O_RDONLY) < 0 && errno == ENOENT,
+		      "open %s of an exited thread: %s", vm_thread_path(t.tid),
 		      strerror(errno));
 	ck_assert_int_eq(listed(t.tid), 0);
 
@@ -240,7 +232,7 @@ START_TEST(reused_tid_names_the_new_thread)
 	memset(&r, 0, sizeof(r));
 	r.tid = t.tid;
 	snprintf(r.self, sizeof(r.self), "%s", vm_path("thread-self"));
-	snprintf(r.path, sizeof(r.path), "%s", tid_path(t.tid));
+	snprintf(r.path, sizeof(r.path), "%s", vm_thread_path(t.tid));
 	ck_assert_int_eq(pipe(r.ready), 0);
 	ck_assert_int_eq(pipe(r.go), 0);
 
@@ -263,12 +255,12 @@ START_TEST(reused_tid_names_the_new_thread)
 	}
 
 	/* Root sees the new thread under the name, with its owner. */
-	ck_assert_int_eq(stat(tid_path(t.tid), &st), 0);
+	ck_assert_int_eq(stat(vm_thread_path(t.tid), &st), 0);
 	ck_assert_uint_eq(st.st_uid, VM_NOBODY);
 	ck_assert_uint_eq(st.st_gid, VM_NOBODY);
-	fd2 = open(tid_path(t.tid), O_RDONLY | O_CLOEXEC);
+	fd2 = open(vm_thread_path(t.tid), O_RDONLY | O_CLOEXEC);
 	ck_assert_msg(fd2 >= 0, "root: open %s of the new thread: %s",
-		      tid_path(t.tid), strerror(errno));
+		      vm_thread_path(t.tid), strerror(errno));
 	now = map_fd(fd2);
 	ck_assert_ptr_nonnull(now);
 	ck_assert_uint_eq(now->tid, (uint32_t)t.tid);
@@ -327,10 +319,10 @@ static int after_exec(char **argv)
 		return 7;
 	if (listed(old) != 0)
 		return 8;
-	if (stat(tid_path(old), &st) == 0)
+	if (stat(vm_thread_path(old), &st) == 0)
 		return 9;
 	/* The leader registered too and has exited: the name is ours now. */
-	fd = open(tid_path(pid), O_RDONLY);
+	fd = open(vm_thread_path(pid), O_RDONLY);
 	if (fd < 0)
 		return 10;
 	named = map_fd(fd);

@@ -24,14 +24,6 @@
 
 #define PAGE 4096
 
-static const char *tid_path(pid_t tid)
-{
-	static char buf[64];
-
-	snprintf(buf, sizeof(buf), "threads/%d", tid);
-	return vm_path(buf);
-}
-
 /*
  * A registered single-threaded child, forked as root, that changes its
  * credentials on command.  Commands (one byte each, answered with errno
@@ -76,7 +68,7 @@ static int agent_do(char c)
 	case 'N':
 		return prctl(PR_SET_DUMPABLE, c == 'D', 0, 0, 0) ? errno : 0;
 	case 'o':
-		fd = open(tid_path(getpid()), O_RDONLY);
+		fd = open(vm_thread_path(getpid()), O_RDONLY);
 		if (fd < 0)
 			return errno;
 		close(fd);
@@ -153,7 +145,7 @@ static int nobody_opens(void *arg)
 {
 	pid_t tid = *(pid_t *)arg;
 	const struct csf_thread_page *p;
-	int fd = open(tid_path(tid), O_RDONLY);
+	int fd = open(vm_thread_path(tid), O_RDONLY);
 
 	if (fd < 0)
 		return errno;
@@ -171,7 +163,7 @@ static void expect_owner(struct agent *a, uid_t uid, gid_t gid,
 	struct stat st;
 	int fd, rc;
 
-	ck_assert_msg(stat(tid_path(a->pid), &st) == 0, "%s: stat: %s", when,
+	ck_assert_msg(stat(vm_thread_path(a->pid), &st) == 0, "%s: stat: %s", when,
 		      strerror(errno));
 	ck_assert_msg(st.st_uid == uid && st.st_gid == gid,
 		      "%s: owner %u:%u, expected %u:%u", when,
@@ -185,7 +177,7 @@ static void expect_owner(struct agent *a, uid_t uid, gid_t gid,
 	else
 		ck_assert_msg(rc == EACCES, "%s: uid %d opens it: %s", when,
 			      VM_NOBODY, rc ? strerror(rc) : "succeeded");
-	fd = open(tid_path(a->pid), O_RDONLY);
+	fd = open(vm_thread_path(a->pid), O_RDONLY);
 	ck_assert_msg(fd >= 0, "%s: root cannot open it: %s", when,
 		      strerror(errno));
 	close(fd);
@@ -200,7 +192,7 @@ static void owner_follows_euid(int pinned)
 	agent_start(&a);
 	expect_owner(&a, 0, 0, "registered as root");
 	if (pinned) {
-		pin = open(tid_path(a.pid), O_RDONLY);
+		pin = open(vm_thread_path(a.pid), O_RDONLY);
 		ck_assert_int_ge(pin, 0);
 	}
 	/* The kernel made it non-dumpable: still root's. */
@@ -236,7 +228,7 @@ static void dropped_root(int pinned)
 
 	agent_start(&a);
 	if (pinned) {
-		pin = open(tid_path(a.pid), O_RDONLY);
+		pin = open(vm_thread_path(a.pid), O_RDONLY);
 		ck_assert_int_ge(pin, 0);
 	}
 	agent_ok(&a, 'x');
@@ -274,7 +266,7 @@ static void not_dumpable(int pinned)
 	agent_ok(&a, 'D');
 	expect_owner(&a, VM_NOBODY, VM_NOBODY, "uid nobody, dumpable");
 	if (pinned) {
-		pin = open(tid_path(a.pid), O_RDONLY);
+		pin = open(vm_thread_path(a.pid), O_RDONLY);
 		ck_assert_int_ge(pin, 0);
 	}
 	agent_ok(&a, 'N');

@@ -24,14 +24,6 @@ static void snap_ok(struct csf_snap *s)
 	ck_assert_msg(err == 0, "csf_thread_snap: %s", csf_strerror(err));
 }
 
-static const char *tid_path(pid_t tid)
-{
-	static char buf[64];
-
-	snprintf(buf, sizeof(buf), "threads/%d", tid);
-	return vm_path(buf);
-}
-
 /* As uid nobody: root's thread is off limits, its own page is not. */
 static int nobody_view(void *arg)
 {
@@ -42,11 +34,11 @@ static int nobody_view(void *arg)
 
 	if (csf_thread_map(root_tid, &m) != -EACCES)
 		return 10;
-	if (open(tid_path(root_tid), O_RDONLY) >= 0 || errno != EACCES)
+	if (open(vm_thread_path(root_tid), O_RDONLY) >= 0 || errno != EACCES)
 		return 11;
 	if (csf_thread_snap(&s))
 		return 12;
-	if (stat(tid_path(gettid()), &st))
+	if (stat(vm_thread_path(gettid()), &st))
 		return 13;
 	if (st.st_uid != VM_NOBODY || (st.st_mode & 07777) != 0400)
 		return 14;
@@ -67,7 +59,7 @@ START_TEST(other_users_cannot_map)
 
 	snap_ok(&s);
 	tid = gettid();
-	ck_assert_int_eq(stat(tid_path(tid), &st), 0);
+	ck_assert_int_eq(stat(vm_thread_path(tid), &st), 0);
 	ck_assert_uint_eq(st.st_uid, 0);
 	ck_assert_uint_eq(st.st_mode & 07777, 0400);
 	rc = vm_as_nobody(nobody_view, &tid);

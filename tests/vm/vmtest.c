@@ -2,6 +2,7 @@
 /* vmtest.c - helpers of the guest test programs; see vmtest.h. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -48,6 +49,14 @@ const char *vm_path(const char *name)
 
 	snprintf(buf, sizeof(buf), "%s/%s", vm_root(), name);
 	return buf;
+}
+
+const char *vm_thread_path(pid_t tid)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "threads/%d", (int)tid);
+	return vm_path(name);
 }
 
 bool vm_once_per_boot(void)
@@ -356,4 +365,80 @@ int vm_run_tests(const char *name, const TTest *const *tests)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int vm_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+long vm_meminfo_kb(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long v = -1;
+	size_t kl = strlen(key);
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ':') {
+			v = strtol(line + kl + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+int vm_slab_read(struct vm_slab *s, int max)
+{
+	FILE *f = fopen("/proc/slabinfo", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		long total;
+
+		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+			continue;
+		if (sscanf(line, "%39s %ld %ld %ld", s[n].name, &s[n].active,
+			   &total, &s[n].objsize) == 4)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+void vm_shrink_slabs(void)
+{
+	DIR *d = opendir("/sys/kernel/slab");
+	struct dirent *e;
+	char p[300];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(p, sizeof(p), "/sys/kernel/slab/%s/shrink",
+				 e->d_name);
+			vm_write_file(p, "1");
+		}
+	closedir(d);
+}
+
+void __attribute__((noinline)) vm_touch_stack(size_t bytes)
+{
+	volatile char pad[bytes < 65536 ? bytes : 65536];
+
+	memset((char *)pad, 0, sizeof(pad));
 }

@@ -55,6 +55,8 @@ struct vm_proc_cpu {
 const char *vm_root(void);
 /* $CSF_ROOT/name in a static buffer (one at a time). */
 const char *vm_path(const char *name);
+/* $CSF_ROOT/threads/<tid>, in vm_path()'s buffer. */
+const char *vm_thread_path(pid_t tid);
 /* Environment value or @def. */
 const char *vm_env(const char *name, const char *def);
 long vm_env_long(const char *name, long def);
@@ -106,6 +108,40 @@ int vm_as_nobody(int (*fn)(void *), void *arg);
  * verbosity from the environment; the exit status for main().
  */
 int vm_run_tests(const char *name, const TTest *const *tests);
+
+/* A page field the module writes concurrently, read once. */
+static inline uint64_t vm_load64(const __u64 *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* Write @s to the file @path (a sysfs or debugfs knob); 0 or -errno. */
+int vm_write_file(const char *path, const char *s);
+
+/* /proc/meminfo's value for @key ("MemFree") in kB, or -1. */
+long vm_meminfo_kb(const char *key);
+
+/* One /proc/slabinfo line. */
+struct vm_slab {
+	char name[40];
+	long active;		/* objects in use */
+	long objsize;		/* bytes */
+};
+/* Up to @max caches of /proc/slabinfo into @s; how many, or -1. */
+int vm_slab_read(struct vm_slab *s, int max);
+/*
+ * Shrink every slab cache: frees empty slabs and empties KASAN's
+ * quarantine, which counts as allocated, so that two slab_read()s differ
+ * by what was really allocated between them.
+ */
+void vm_shrink_slabs(void);
+
+/*
+ * Touch @bytes (at most 64 KiB) of the calling thread's stack below the
+ * caller's frame, so that later code running on it takes no page fault: a page
+ * table is an allocation made on the thread's behalf.
+ */
+void vm_touch_stack(size_t bytes);
 
 /* A dmesg-like line on the test output, for context in failure reports. */
 void vm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
