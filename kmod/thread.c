@@ -417,16 +417,20 @@ void csf_thread_migrate(struct task_struct *p)
 }
 
 /*
- * sched_process_exit: the thread itself, in do_exit().  Preemptible there
- * since 7.0, so the walk needs its own RCU read lock: other entries of the
- * bucket may be freed under it.  Ours cannot, its task being alive.
+ * Apply @update to @p's page inside its write section, if @p is registered
+ * and has a page; true if it did.  For the probes that are preemptible
+ * since 7.0 (exit, exec): the walk needs its own RCU read lock, as other
+ * entries of the bucket may be freed under it.  Ours cannot, its task being
+ * alive.
  */
-void csf_thread_exit(struct task_struct *p)
+static bool csf_thread_update(struct task_struct *p,
+			      void (*update)(struct csf_thread_page *tp,
+					     struct task_struct *p))
 {
 	struct csf_thread_page *tp;
 	struct csf_thread *t;
 	unsigned long flags;
-	bool exited = false;
+	bool done = false;
 
 	rcu_read_lock();
 	t = csf_thread_find(p);
@@ -434,51 +438,47 @@ void csf_thread_exit(struct task_struct *p)
 		raw_spin_lock_irqsave(&t->lock, flags);
 		tp = csf_page_begin(t);
 		if (tp) {
-			csf_page_enter(tp, CSF_STATE_EXITED, csf_now());
+			update(tp, p);
 			csf_page_end(tp);
-			exited = true;
+			done = true;
 		}
 		raw_spin_unlock_irqrestore(&t->lock, flags);
 	}
 	rcu_read_unlock();
-	if (!exited)
-		return;
+	return done;
+}
 
+static void csf_page_exit(struct csf_thread_page *tp, struct task_struct *p)
+{
+	csf_page_enter(tp, CSF_STATE_EXITED, csf_now());
+}
+
+/* sched_process_exit: the thread itself, in do_exit(). */
+void csf_thread_exit(struct task_struct *p)
+{
+	if (!csf_thread_update(p, csf_page_exit))
+		return;
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
 	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+}
+
+static void csf_page_rename(struct csf_thread_page *tp, struct task_struct *p)
+{
+	/* Read without the seqcount by csf_thread_tids(). */
+	WRITE_ONCE(tp->tid, task_pid_nr(p));
+	tp->tgid = task_tgid_nr(p);
+	memcpy(tp->comm, p->comm, sizeof(tp->comm) - 1);
 }
 
 /*
  * sched_process_exec of a thread that was not its group's leader:
  * de_thread() gave it the leader's tid.  The registry is keyed by task, so
  * the entry stays; the page and the threads/ listing take the new tid.
- * Preemptible since 7.0, as at exit: the walk needs its own RCU read lock.
+ * A monitor's list of threads/ changed: it is told as for an exit.
  */
 void csf_thread_exec(struct task_struct *p)
 {
-	struct csf_thread_page *tp;
-	struct csf_thread *t;
-	unsigned long flags;
-	bool renamed = false;
-
-	rcu_read_lock();
-	t = csf_thread_find(p);
-	if (t) {
-		raw_spin_lock_irqsave(&t->lock, flags);
-		tp = csf_page_begin(t);
-		if (tp) {
-			/* Read without the seqcount by csf_thread_tids(). */
-			WRITE_ONCE(tp->tid, task_pid_nr(p));
-			tp->tgid = task_tgid_nr(p);
-			memcpy(tp->comm, p->comm, sizeof(tp->comm) - 1);
-			csf_page_end(tp);
-			renamed = true;
-		}
-		raw_spin_unlock_irqrestore(&t->lock, flags);
-	}
-	rcu_read_unlock();
-	/* A monitor's list of threads/ changed: it is told as for an exit. */
-	if (renamed)
+	if (csf_thread_update(p, csf_page_rename))
 		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
 }
 
