@@ -15,7 +15,7 @@
 # arguments of its kernels.tab line), and judge the console log: every guest
 # program's and guest script's libcheck summary, the end marker, and dmesg.
 #
-# usage: tests/vm/run.sh [-k KERNEL]... [-m "mono tsc"] [-t "test_a test_b"]
+# usage: tests/vm/run.sh [-k KERNEL]... [-j JOBS] [-m "mono tsc"] [-t "test_a test_b"]
 #                        [-s "guest_a.sh guest_b.sh"] [--demo | --bench]
 #                        [BUILDDIR [SRCDIR]]
 #        tests/vm/run.sh --list
@@ -27,6 +27,10 @@
 #               table; one missing from the cache fails the run (fetch it
 #               with scripts/kernels fetch, as scripts/test does).
 #   --list      the kernels of the table and what the cache holds.
+#   -j JOBS     kernels tested at once (default $CSF_VM_JOBS, else the
+#               host's CPUs): each VM is one qemu thread, so two cores test
+#               two kernels in the time of one.  With JOBS > 1 a kernel's
+#               output is printed whole when it is done, in table order.
 #   -m MODES    clock modes to load the module with (default $CSF_VM_MODES or
 #               "mono tsc").
 #   -t TESTS    guest programs, names in BUILDDIR/tests/vm (default
@@ -87,9 +91,11 @@ modes=${CSF_VM_MODES:-mono tsc}
 tests=${CSF_VM_TESTS:-}
 scripts=${CSF_VM_SCRIPTS:-}
 run="test"
+jobs=${CSF_VM_JOBS:-$(nproc)}
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kernels+=("$2"); shift 2 ;;
+	-j) jobs=$2; shift 2 ;;
 	-m) modes=$2; shift 2 ;;
 	-t) tests=$2; shift 2 ;;
 	-s) scripts=$2; shift 2 ;;
@@ -102,6 +108,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
+case $jobs in '' | *[!0-9]* | 0) die "JOBS must be a positive integer, not '$jobs'" ;; esac
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
 timeout_s=${CSF_VM_TIMEOUT:-600}
@@ -532,9 +539,77 @@ if [ $run != test ]; then
 	run_kernel "${kernels[0]}" || status=1
 	exit $status
 fi
-for rel in "${kernels[@]}"; do
-	run_kernel "$rel" || status=1
-done
+if [ "$jobs" -le 1 ] || [ ${#kernels[@]} -le 1 ]; then
+	for rel in "${kernels[@]}"; do
+		run_kernel "$rel" || status=1
+	done
+else
+	# Kernel I runs in a subshell with its output in I.log; its verdict,
+	# totals and summary lines, written last, go to I.res.
+	jobdir=$builddir/tests/vm/out/jobs
+	rm -rf "$jobdir"
+	mkdir -p "$jobdir"
+	run_job() {
+		local rc=0
+		# a subshell starts with the totals of the kernels shown so far
+		total_pass=0 total_fail=0 summary=()
+		run_kernel "$2" >"$jobdir/$1.log" 2>&1 || rc=$?
+		{
+			echo "$rc $total_pass $total_fail"
+			[ ${#summary[@]} -eq 0 ] || printf '%s\n' "${summary[@]}"
+		} >"$jobdir/$1.tmp"
+		mv "$jobdir/$1.tmp" "$jobdir/$1.res"
+	}
+	# a line for each kernel when it is done, its whole output in table
+	# order once its predecessors' is printed
+	shown=0
+	declare -A told=()
+	show_done() {
+		local rc p f line i
+		for i in "${!kernels[@]}"; do
+			[ -f "$jobdir/$i.res" ] && [ -z "${told[$i]:-}" ] || continue
+			told[$i]=1
+			sed -n '2,$s/^/run.sh: done: /p' "$jobdir/$i.res"
+		done
+		while [ -f "$jobdir/$shown.res" ]; do
+			cat "$jobdir/$shown.log"
+			{
+				read -r rc p f
+				while IFS= read -r line; do summary+=("$line"); done
+			} <"$jobdir/$shown.res"
+			[ "$rc" -eq 0 ] || status=1
+			total_pass=$((total_pass + p))
+			total_fail=$((total_fail + f))
+			shown=$((shown + 1))
+		done
+	}
+	# an interrupted run leaves no qemu behind
+	kill_tree() {
+		local c
+		for c in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$c"; done
+		kill "$1" 2>/dev/null || true
+	}
+	pids=()
+	trap 'for p in "${pids[@]}"; do kill_tree "$p"; done; exit 130' INT TERM
+	say "testing ${#kernels[@]} kernels, $jobs at a time"
+	running=0
+	# From the end of the table, where the slowest kernel is (debug,
+	# with its checkers): it then runs beside the others, not after them.
+	for ((i = ${#kernels[@]} - 1; i >= 0; i--)); do
+		if [ $running -ge "$jobs" ]; then
+			wait -n || true
+			running=$((running - 1))
+			show_done
+		fi
+		run_job "$i" "${kernels[$i]}" &
+		pids+=($!)
+		running=$((running + 1))
+	done
+	wait || true
+	trap - INT TERM
+	show_done
+	[ "$shown" -eq ${#kernels[@]} ] || { say "error: $((${#kernels[@]} - shown)) kernels left no verdict"; status=1; }
+fi
 echo
 for s in "${summary[@]}"; do say "$s"; done
 [ $status -eq 0 ] || [ $total_fail -gt 0 ] || total_fail=1

@@ -16,10 +16,12 @@
 #               prints, and the guest's whole dmesg) and run.sh's verdict
 #   BUILDDIR    the automake build directory (default: .)
 #
-# The guest runs on one host CPU (qemu TCG, one thread).  One busy loop per
-# other host CPU competes with it, at the same priority, for the whole soak:
-# the guest's vCPUs are then descheduled at random points, which stretches
-# exactly the windows a racy check would lose.  A failed round does not end
+# Each guest runs on one host CPU (qemu TCG, one thread), as many at once
+# as tests/vm/run.sh runs in CI (CSF_VM_JOBS, default one per host CPU).
+# One busy loop per other host CPU competes with them, at the same
+# priority, for the whole soak: the guests' vCPUs are then descheduled at
+# random points, which stretches exactly the windows a racy check would
+# lose.  A failed round does not end
 # the soak; the exit status is 0 only if every round of every kernel passed.
 set -euo pipefail
 
@@ -60,7 +62,7 @@ for ((i = 1; i < ncpu; i++)); do
 	(while :; do :; done) &
 	busy+=($!)
 done
-say "$rounds rounds; $((ncpu - 1)) busy loop(s) beside the guest on $ncpu host CPUs; record in $outdir"
+say "$rounds rounds; $((ncpu - 1)) busy loop(s) beside the guests on $ncpu host CPUs; record in $outdir"
 
 t0=$(date +%s)
 failed=0
