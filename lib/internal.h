@@ -27,7 +27,7 @@ struct csf_thread_map {
 };
 
 /*
- * The cpu page and what its header says, read once (clock.c).  Valid after
+ * The cpu page and what its header says, read once (cpu.c).  Valid after
  * csf_cpu_init() returned 0; never unmapped, a fork child keeps it.
  */
 struct csf_cpu_info {
