@@ -29,10 +29,10 @@ TERM=xterm
 export LC_ALL LANGUAGE TERM
 unset CSFTOP_SCRIPT CSFTOP_SCRIPT_SIZE
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
+# ok MSG and no MSG count the checks, printed as "PASS: MSG", "FAIL: MSG"
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "$(dirname "$0")/../lib.sh"
+ck_ok=PASS
 
 cleanup() {
 	for sock in "$WORK"/tmux.*.sock; do
@@ -73,20 +73,20 @@ for keys in "$CASES"/*.keys; do
 		> "$WORK/$name.stdout" 2> "$WORK/$name.stderr")
 	status=$?
 	if [ "$status" != "$want_status" ]; then
-		fail "$name: exit status $status, want $want_status"
+		no "$name: exit status $status, want $want_status"
 		sed 's/^/    /' "$WORK/$name.stderr"
 		continue
 	fi
-	pass "$name: exit status $status"
+	ok "$name: exit status $status"
 	for expected in "$CASES/$name"-*.txt; do
 		[ -f "$expected" ] || continue
 		screen=$(basename "$expected")
 		if [ ! -f "$out/$screen" ]; then
-			fail "$name: screen $screen was not dumped"
+			no "$name: screen $screen was not dumped"
 		elif cmp -s "$expected" "$out/$screen"; then
-			pass "$name: screen $screen"
+			ok "$name: screen $screen"
 		else
-			fail "$name: screen $screen differs"
+			no "$name: screen $screen differs"
 			diff -u "$expected" "$out/$screen" | sed 's/^/    /'
 		fi
 	done
@@ -96,7 +96,7 @@ for keys in "$CASES"/*.keys; do
 		if [ -n "$CSFTOP_BLESS" ]; then
 			cp "$got" "$CASES/$screen"
 		elif [ ! -f "$CASES/$screen" ]; then
-			fail "$name: $screen has no expected screen (CSFTOP_BLESS=1 makes it)"
+			no "$name: $screen has no expected screen (CSFTOP_BLESS=1 makes it)"
 		fi
 	done
 done
@@ -112,13 +112,13 @@ expect() {
 	"$@" > "$WORK/bad.out" 2> "$WORK/bad.err" < /dev/null
 	status=$?
 	if [ "$status" != "$want" ]; then
-		fail "$name: exit status $status, want $want"
+		no "$name: exit status $status, want $want"
 		sed 's/^/    /' "$WORK/bad.err"
 	elif ! grep -q -- "$pattern" "$WORK/bad.out" "$WORK/bad.err"; then
-		fail "$name: no '$pattern' in the output"
+		no "$name: no '$pattern' in the output"
 		sed 's/^/    /' "$WORK/bad.out" "$WORK/bad.err"
 	else
-		pass "$name"
+		ok "$name"
 	fi
 }
 
@@ -142,9 +142,9 @@ expect "--help" 0 "Usage: csftop \[OPTION\]" run --help
 expect "--version" 0 "^csftop (coarse_stat_fs) " run --version
 expect "no module" 1 "csftop: " env CSF_ROOT="$WORK/nonexistent" "$CSFTOP"
 if [ "$(wc -l < "$WORK/bad.err")" = 1 ]; then
-	pass "no module: one line"
+	ok "no module: one line"
 else
-	fail "no module: $(wc -l < "$WORK/bad.err") lines"
+	no "no module: $(wc -l < "$WORK/bad.err") lines"
 fi
 expect "TERM unset" 1 "TERM is not set" env -u TERM CSF_ROOT="$ROOT" "$CSFTOP"
 expect "TERM empty" 1 "TERM is not set" env TERM= CSF_ROOT="$ROOT" "$CSFTOP"
@@ -156,46 +156,46 @@ batch() { env CSF_ROOT="$ROOT" "$CSFTOP" -b "$@" 2> "$WORK/batch.err"; }
 batch -n 2 -d 10 > "$WORK/b.txt"
 if [ "$(grep -c '^csftop .* sample [12] ' "$WORK/b.txt")" = 2 ] &&
    [ "$(grep -c ' contend-a ' "$WORK/b.txt")" = 2 ]; then
-	pass "batch text: 2 samples"
+	ok "batch text: 2 samples"
 else
-	fail "batch text: 2 samples"
+	no "batch text: 2 samples"
 	sed 's/^/    /' "$WORK/b.txt" "$WORK/batch.err"
 fi
 
 batch -n 2 -d 10 -o csv > "$WORK/b.csv"
 if [ "$(head -1 "$WORK/b.csv")" = "sample,time,interval_ns,mark,pid,tid,comm,state,cpu,run,runnable,sleep,iowait,blocked,run_total,runnable_total,sleep_total,iowait_total,blocked_total,vcsw,ivcsw,migrations,wakeups" ] &&
    [ "$(wc -l < "$WORK/b.csv")" = 13 ]; then
-	pass "batch csv: header once, 6 threads x 2 samples"
+	ok "batch csv: header once, 6 threads x 2 samples"
 else
-	fail "batch csv"
+	no "batch csv"
 	sed 's/^/    /' "$WORK/b.csv"
 fi
 # first sample, default sort (runnable share since registration, desc)
 if [ "$(sed -n 2p "$WORK/b.csv" | cut -d, -f6,7,11)" = "4245,contend-b,52.00" ]; then
-	pass "batch csv: default sort runnable desc"
+	ok "batch csv: default sort runnable desc"
 else
-	fail "batch csv: default sort runnable desc: $(sed -n 2p "$WORK/b.csv")"
+	no "batch csv: default sort runnable desc: $(sed -n 2p "$WORK/b.csv")"
 fi
 
 batch -n 1 -o csv -s +tid > "$WORK/b.csv"
 if [ "$(cut -d, -f6 "$WORK/b.csv" | tr '\n' ' ')" = "tid 4242 4243 4244 4245 4246 5000 " ]; then
-	pass "batch -s +tid"
+	ok "batch -s +tid"
 else
-	fail "batch -s +tid: $(cut -d, -f6 "$WORK/b.csv" | tr '\n' ' ')"
+	no "batch -s +tid: $(cut -d, -f6 "$WORK/b.csv" | tr '\n' ' ')"
 fi
 
 batch -n 1 -o csv -s comm > "$WORK/b.csv"
 if [ "$(cut -d, -f7 "$WORK/b.csv" | tr '\n' ' ')" = "comm contend-a contend-b csf-demo iowait mutex-a spin " ]; then
-	pass "batch -s comm"
+	ok "batch -s comm"
 else
-	fail "batch -s comm: $(cut -d, -f7 "$WORK/b.csv" | tr '\n' ' ')"
+	no "batch -s comm: $(cut -d, -f7 "$WORK/b.csv" | tr '\n' ' ')"
 fi
 
 batch -n 1 -o csv -p 5000 > "$WORK/b.csv"
 if [ "$(cut -d, -f5,6 "$WORK/b.csv" | tr '\n' ' ')" = "pid,tid 5000,5000 " ]; then
-	pass "batch -p"
+	ok "batch -p"
 else
-	fail "batch -p: $(cat "$WORK/b.csv")"
+	no "batch -p: $(cat "$WORK/b.csv")"
 fi
 
 # Every form a cell prints, byte for byte (the sample's clock time left
@@ -211,9 +211,9 @@ for form in text csv; do
 		cut -d, -f1,3- "$WORK/bf.out"
 	fi > "$WORK/bf.got"
 	if cmp -s "$CASES/batch-$form.txt" "$WORK/bf.got"; then
-		pass "batch $form: every number form as expected"
+		ok "batch $form: every number form as expected"
 	else
-		fail "batch $form: every number form as expected"
+		no "batch $form: every number form as expected"
 		diff -u "$CASES/batch-$form.txt" "$WORK/bf.got" | sed 's/^/    /'
 	fi
 done
@@ -237,18 +237,18 @@ grep -v '^gone' "$CASES/batch2.spec" > "$WORK/bm.spec"
 env CSF_ROOT="$(new_root "$WORK/bm.spec")" "$CSFTOP" -b -n 1 -s +tid \
 	2> "$WORK/batch.err" | awk '/^[ x+*] +[0-9]/' | totals > "$WORK/bm.want"
 if [ -s "$WORK/bm.want" ] && cmp -s "$WORK/bm.want" "$WORK/bm.got"; then
-	pass "batch text: remembered cells follow changed totals"
+	ok "batch text: remembered cells follow changed totals"
 else
-	fail "batch text: remembered cells follow changed totals"
+	no "batch text: remembered cells follow changed totals"
 	diff -u "$WORK/bm.want" "$WORK/bm.got" | sed 's/^/    /'
 fi
 
 batch -n 3 -d 10 -o json > "$WORK/b.json"
 if [ "$(wc -l < "$WORK/b.json")" = 3 ] &&
    grep -q '"comm":"contend-a"' "$WORK/b.json"; then
-	pass "batch json: one object per sample"
+	ok "batch json: one object per sample"
 else
-	fail "batch json: one object per sample"
+	no "batch json: one object per sample"
 	sed 's/^/    /' "$WORK/b.json"
 fi
 if command -v python3 > /dev/null; then
@@ -257,9 +257,9 @@ for l in open(sys.argv[1]):
     o = json.loads(l)
     assert len(o["threads"]) == 6 and len(o["cpus"]) == 2, o
 ' "$WORK/b.json"; then
-		pass "batch json: valid JSON lines"
+		ok "batch json: valid JSON lines"
 	else
-		fail "batch json: valid JSON lines"
+		no "batch json: valid JSON lines"
 	fi
 fi
 
@@ -296,56 +296,56 @@ else
 
 	start 100 30 -d 100
 	if wait_for "Ctx sw/s:" && wait_for "contend-a"; then
-		pass "tmux: screen drawn"
+		ok "tmux: screen drawn"
 	else
-		fail "tmux: screen drawn"
+		no "tmux: screen drawn"
 	fi
 	tm send-keys -t t q
 	if wait_for "csftop-status=0" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
-		pass "tmux: q quits, status 0, terminal restored"
+		ok "tmux: q quits, status 0, terminal restored"
 	else
-		fail "tmux: q quits, status 0, terminal restored"
+		no "tmux: q quits, status 0, terminal restored"
 	fi
 
 	start 100 30 -d 50
 	wait_for "Ctx sw/s:" > /dev/null
 	tm send-keys -t t C-c
 	if wait_for "csftop-status=130" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
-		pass "tmux: Ctrl-C ends it, status 130, terminal restored"
+		ok "tmux: Ctrl-C ends it, status 130, terminal restored"
 	else
-		fail "tmux: Ctrl-C ends it, status 130, terminal restored"
+		no "tmux: Ctrl-C ends it, status 130, terminal restored"
 	fi
 
 	start 100 30 -d 100
 	wait_for "Ctx sw/s:" > /dev/null
 	tm resize-window -t t -x 40 -y 8 2>/dev/null
 	if wait_for "Terminal too small"; then
-		pass "tmux: resized too small, says so"
+		ok "tmux: resized too small, says so"
 	else
-		fail "tmux: resized too small, says so"
+		no "tmux: resized too small, says so"
 	fi
 	tm resize-window -t t -x 100 -y 30 2>/dev/null
 	if wait_for "Ctx sw/s:"; then
-		pass "tmux: resized back, draws again"
+		ok "tmux: resized back, draws again"
 	else
-		fail "tmux: resized back, draws again"
+		no "tmux: resized back, draws again"
 	fi
 	tm send-keys -t t F10
 	if wait_for "csftop-status=0"; then
-		pass "tmux: F10 quits"
+		ok "tmux: F10 quits"
 	else
-		fail "tmux: F10 quits"
+		no "tmux: F10 quits"
 	fi
 
 	start 30 6
 	if wait_for "csftop-status=1" && grep -q "terminal too small" "$WORK/tmux.err"; then
-		pass "tmux: terminal too small at start, status 1"
+		ok "tmux: terminal too small at start, status 1"
 	else
-		fail "tmux: terminal too small at start, status 1"
+		no "tmux: terminal too small at start, status 1"
 		sed 's/^/    /' "$WORK/tmux.err"
 	fi
 	tm kill-server 2>/dev/null
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+echo "$((ck_n - ck_f)) passed, $ck_f failed"
+[ "$ck_f" = 0 ]

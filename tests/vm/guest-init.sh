@@ -51,25 +51,15 @@ finish() {
 }
 
 # ---- shell-level checks, reported like a libcheck program -------------------
-ck_n=0
-ck_f=0
-ck_tag=
-ck_begin() { ck_tag=$1; ck_n=0; ck_f=0; }
-check() {
-	desc=$1
-	shift
-	ck_n=$((ck_n + 1))
-	if "$@" >/tmp/check.out 2>&1; then
-		say "[$ck_tag] ok: $desc"
-	else
-		ck_f=$((ck_f + 1))
-		say "[$ck_tag] FAIL: $desc: $(tr '\n' ' ' </tmp/check.out)"
-	fi
-}
-ck_end() {
-	[ $ck_n -gt 0 ] || return 0
-	say "[$ck_tag] $(((ck_n - ck_f) * 100 / ck_n))%: Checks: $ck_n, Failures: $ck_f, Errors: 0"
-}
+# check DESC CMD... of tests/lib.sh (run.sh ships it as /tests/lib.sh), its
+# lines tagged "csf-vm: [TAG] "; per phase, not per process: ck_begin TAG
+# starts the count afresh, ck_end prints its summary line (none when no
+# check ran) and returns; /init must not exit.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. /tests/lib.sh
+ck_out=/tmp/check.out
+ck_begin() { ck_prefix="csf-vm: [$1] "; ck_n=0; ck_f=0; }
+ck_end() { ck_report; }
 
 # run_prog TAG PROGRAM: run it with its output tagged, then its exit status.
 run_prog() {

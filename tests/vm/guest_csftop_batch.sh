@@ -26,22 +26,10 @@ DISK=${CSF_VM_DISK:-/dev/vda}
 T=${TMPDIR:-/tmp}/csftop_batch.$$
 mkdir -p "$T"
 
-n=0
-f=0
-ok() { n=$((n + 1)); echo "ok: $1"; }
-no() { n=$((n + 1)); f=$((f + 1)); echo "FAIL: $1"; }
-check() {	# check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@"; then ok "$d"; else no "$d"; fi
-}
-summary() {
-	[ $n -gt 0 ] || n=1
-	echo "$(((n - f) * 100 / n))%: Checks: $n, Failures: $f, Errors: 0"
-	rm -rf "$T"
-	[ $f = 0 ]
-	exit
-}
+# ok, no, check, summary: lib.sh is next to this script in the guest
+# (/tests), one directory up in the source tree
+# shellcheck source=SCRIPTDIR/../lib.sh
+if [ -f "$here/lib.sh" ]; then . "$here/lib.sh"; else . "$here/../lib.sh"; fi
 
 io=
 [ -b "$DISK" ] && io="--io-file $DISK"
@@ -145,4 +133,5 @@ check "no error output" test ! -s "$T/b.err"
 [ -s "$T/b.err" ] && sed 's/^/    /' "$T/b.err"
 kill "$demo" 2>/dev/null
 wait "$demo" 2>/dev/null
+rm -rf "$T"
 summary

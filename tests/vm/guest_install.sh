@@ -35,19 +35,12 @@ vmroot=$here/vmroot
 rel=$(uname -r)
 ROOT=${CSF_ROOT:-/sys/fs/coarse_stat_fs}
 
-n=0
-f=0
-ok() { n=$((n + 1)); echo "ok: $1"; }
-no() { n=$((n + 1)); f=$((f + 1)); echo "FAIL: $1"; }
-check() {	# check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/tmp/guest_install.out 2>&1; then
-		ok "$d"
-	else
-		no "$d: $(tr '\n' ' ' </tmp/guest_install.out)"
-	fi
-}
+# ok, no, check, summary: lib.sh is next to this script in the guest
+# (/tests), one directory up in the source tree
+# shellcheck source=SCRIPTDIR/../lib.sh
+if [ -f "$here/lib.sh" ]; then . "$here/lib.sh"; else . "$here/../lib.sh"; fi
+# a failed check shows what its command printed
+ck_out=/tmp/guest_install.out
 mounted() { grep -q " $ROOT coarse_stat_fs " /proc/mounts; }
 loaded() { [ -d /sys/module/coarse_stat_fs ]; }
 unload_all() {
@@ -61,12 +54,9 @@ restore() {
 	insmod "$CSF_KO" clock="$CSF_CLOCK" max_threads="${CSF_MAX_THREADS:-8192}" &&
 		mount -t coarse_stat_fs none "$ROOT"
 }
-summary() {
+# The last check, before each summary.
+restored() {
 	if restore; then ok "the harness's module is back (clock=$CSF_CLOCK)"; else no "restoring the harness's module"; fi
-	[ $n -gt 0 ] || n=1
-	echo "$(((n - f) * 100 / n))%: Checks: $n, Failures: $f, Errors: 0"
-	[ $f = 0 ]
-	exit
 }
 # The value of KEY= in the [Mount] section of unit file $1.
 unit_key() {
@@ -78,6 +68,7 @@ unit=$(find "$vmroot" -name sys-fs-coarse_stat_fs.mount -type f | head -n1)
 fstab=$(find "$vmroot" -name coarse_stat_fs.fstab -type f | head -n1)
 if [ ! -d "$vmroot/lib/modules/$rel" ]; then
 	no "no module for $rel in vmroot: tests/install/build_modules.sh did not build one (see tests/install/dkms_build.sh.log)"
+	restored
 	summary
 fi
 check "an installed modules-load.d entry: ${loadconf#"$vmroot"}" test -f "$loadconf"
@@ -135,4 +126,5 @@ else
 	no "no installed coarse_stat_fs.fstab in vmroot"
 fi
 rm -f /etc/modprobe.d/coarse_stat_fs.conf /etc/fstab
+restored
 summary

@@ -65,7 +65,9 @@
 #   # csf-vm-ship: PATH...
 # an absolute PATH is a host file or directory copied to the same path in
 # the guest; a relative one is BUILDDIR/PATH copied to /tests/BASENAME.
-# ELF files among them get their shared libraries.
+# ELF files among them get their shared libraries.  SRCDIR/tests/lib.sh,
+# the check helpers (ok, no, check, summary) of /init and the scripts, is
+# always there as /tests/lib.sh.
 #
 # Environment: CSF_VM_TIMEOUT (seconds per boot, default 600; --bench
 # 2400), CSF_VM_QEMU (default qemu-system-x86_64), CSF_VM_SMP (2),
@@ -372,6 +374,8 @@ run_kernel() {
 		cp "$builddir/tests/vm/$t" "$stage/tests/"
 		copy_libs "$builddir/tests/vm/$t" "$stage"
 	done
+	# the shell tests' check helpers, for /init and the guest scripts
+	install -m 0644 "$srcdir/tests/lib.sh" "$stage/tests/lib.sh"
 	for t in $scripts; do
 		install -m 0755 "$srcdir/tests/vm/$t" "$stage/tests/$t"
 	done

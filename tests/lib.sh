@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: MIT
+#
+# tests/lib.sh - the check helpers of the shell tests, to be sourced.  POSIX
+# sh: busybox sh in the VM guest, sh (dash) and bash on the host.
+#
+# tests/vm/run.sh always ships it as /tests/lib.sh, next to the guest
+# scripts (tests/vm/guest_*.sh) and used by /init (tests/vm/guest-init.sh);
+# tests/tui/run.sh sources it from the source tree.
+#
+#   ok MSG             a passed check: prints "ok: MSG"
+#   no MSG             a failed check: prints "FAIL: MSG"
+#   check DESC CMD...  runs CMD... in this shell (functions too): ok DESC
+#                      when it succeeds, else no DESC
+#   ck_report          prints the libcheck-style line
+#                      "NN%: Checks: N, Failures: N, Errors: 0";
+#                      nothing when no check ran
+#   summary            ck_report (a run without checks counts as one
+#                      passed check, not a division by zero), then exits:
+#                      status 0 iff no check failed
+#
+# Settings, assigned after sourcing:
+#   ck_ok=ok    the word of a passed check (tests/tui/run.sh: PASS)
+#   ck_prefix=  printed before every line (guest-init.sh: "csf-vm: [TAG] ")
+#   ck_out=     a file: check sends CMD's stdout and stderr there instead
+#               of passing them on, and appends them, joined on one line,
+#               to a failure's DESC ("FAIL: DESC: OUTPUT")
+# Counters: ck_n checks, ck_f of them failed.
+
+ck_n=0
+ck_f=0
+ck_ok=ok
+ck_prefix=
+ck_out=
+
+ok() {
+	ck_n=$((ck_n + 1))
+	echo "$ck_prefix$ck_ok: $1"
+}
+
+no() {
+	ck_n=$((ck_n + 1))
+	ck_f=$((ck_f + 1))
+	echo "${ck_prefix}FAIL: $1"
+}
+
+check() {	# check DESCRIPTION COMMAND...
+	ck_d=$1
+	shift
+	if [ -z "$ck_out" ]; then
+		if "$@"; then ok "$ck_d"; else no "$ck_d"; fi
+	elif "$@" >"$ck_out" 2>&1; then
+		ok "$ck_d"
+	else
+		no "$ck_d: $(tr '\n' ' ' <"$ck_out")"
+	fi
+}
+
+ck_report() {
+	[ "$ck_n" -gt 0 ] || return 0
+	echo "$ck_prefix$(((ck_n - ck_f) * 100 / ck_n))%: Checks: $ck_n, Failures: $ck_f, Errors: 0"
+}
+
+summary() {
+	[ "$ck_n" -gt 0 ] || ck_n=1
+	ck_report
+	[ "$ck_f" = 0 ]
+	exit
+}
