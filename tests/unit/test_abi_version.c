@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 START_TEST(cpu_bad_magic_is_eproto)
 {
@@ -163,18 +164,18 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("abi_version");
-	TCase *tc = tcase_create("abi");
+	const TTest *const tests[] = {
+		cpu_bad_magic_is_eproto,
+		cpu_other_major_is_eproto,
+		thread_bad_magic_is_eproto,
+		thread_other_major_is_eproto,
+		any_minor_is_accepted,
+		header_smaller_than_v1_is_eproto,
+		unknown_clock_is_eproto,
+		monitor_other_major_is_eproto,
+		newer_minor_reads_known_fields,
+		NULL,
+	};
 
-	tcase_add_test(tc, cpu_bad_magic_is_eproto);
-	tcase_add_test(tc, cpu_other_major_is_eproto);
-	tcase_add_test(tc, thread_bad_magic_is_eproto);
-	tcase_add_test(tc, thread_other_major_is_eproto);
-	tcase_add_test(tc, any_minor_is_accepted);
-	tcase_add_test(tc, header_smaller_than_v1_is_eproto);
-	tcase_add_test(tc, unknown_clock_is_eproto);
-	tcase_add_test(tc, monitor_other_major_is_eproto);
-	tcase_add_test(tc, newer_minor_reads_known_fields);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests("abi_version", tests);
 }

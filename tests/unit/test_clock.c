@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 static void write_clock(uint32_t clock, uint32_t mult, uint32_t shift)
 {
@@ -118,17 +119,17 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("clock");
-	TCase *tc = tcase_create("clock");
-
-	tcase_add_test(tc, mono_clock_reads_clock_monotonic);
+	const TTest *const tests[] = {
+		mono_clock_reads_clock_monotonic,
 #if defined(__x86_64__)
-	tcase_add_test(tc, tsc_before_the_page_is_known);
-	tcase_add_test(tc, tsc_clock_reads_the_tsc);
+		tsc_before_the_page_is_known,
+		tsc_clock_reads_the_tsc,
 #endif
-	tcase_add_test(tc, ticks_to_ns_uses_mult_and_shift);
-	tcase_add_test(tc, ns_to_ticks_uses_clock_hz);
-	tcase_add_test(tc, ticks_to_ns_without_module_is_identity);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+		ticks_to_ns_uses_mult_and_shift,
+		ns_to_ticks_uses_clock_hz,
+		ticks_to_ns_without_module_is_identity,
+		NULL,
+	};
+
+	return unit_run_tests("clock", tests);
 }

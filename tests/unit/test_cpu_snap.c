@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 #define NR 3
 
@@ -178,15 +179,15 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("cpu_snap");
-	TCase *tc = tcase_create("cpu");
+	const TTest *const tests[] = {
+		records_at_published_offsets,
+		open_interval_is_extrapolated,
+		snap_count_is_clamped,
+		delta_of_each_bucket,
+		generation_is_read_live,
+		many_cpus_span_several_pages,
+		NULL,
+	};
 
-	tcase_add_test(tc, records_at_published_offsets);
-	tcase_add_test(tc, open_interval_is_extrapolated);
-	tcase_add_test(tc, snap_count_is_clamped);
-	tcase_add_test(tc, delta_of_each_bucket);
-	tcase_add_test(tc, generation_is_read_live);
-	tcase_add_test(tc, many_cpus_span_several_pages);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests("cpu_snap", tests);
 }

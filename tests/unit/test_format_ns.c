@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 static const char *fmt(uint64_t ns)
 {
@@ -88,13 +89,13 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("format_ns");
-	TCase *tc = tcase_create("format");
+	const TTest *const tests[] = {
+		units_and_rounding,
+		micro_sign_only_in_utf8,
+		short_buffer_is_enospc,
+		state_names,
+		NULL,
+	};
 
-	tcase_add_test(tc, units_and_rounding);
-	tcase_add_test(tc, micro_sign_only_in_utf8);
-	tcase_add_test(tc, short_buffer_is_enospc);
-	tcase_add_test(tc, state_names);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests("format_ns", tests);
 }

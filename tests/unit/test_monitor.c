@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 static void add_thread(const char *root, uint32_t tid)
 {
@@ -164,16 +165,16 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("monitor");
-	TCase *tc = tcase_create("monitor");
+	const TTest *const tests[] = {
+		list_is_sorted_and_numeric_only,
+		list_growth_protocol,
+		list_empty,
+		map_and_read_another_thread,
+		map_missing_is_enoent,
+		map_foreign_is_eacces,
+		map_bad_magic_is_eproto,
+		NULL,
+	};
 
-	tcase_add_test(tc, list_is_sorted_and_numeric_only);
-	tcase_add_test(tc, list_growth_protocol);
-	tcase_add_test(tc, list_empty);
-	tcase_add_test(tc, map_and_read_another_thread);
-	tcase_add_test(tc, map_missing_is_enoent);
-	tcase_add_test(tc, map_foreign_is_eacces);
-	tcase_add_test(tc, map_bad_magic_is_eproto);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests("monitor", tests);
 }

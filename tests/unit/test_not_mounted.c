@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 #define MISSING "/nonexistent/coarse_stat_fs"
 
@@ -108,16 +109,16 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("not_mounted");
-	TCase *tc = tcase_create("enoent");
+	const TTest *const tests[] = {
+		missing_root_is_enoent_everywhere,
+		enoent_message_names_root_and_fix,
+		missing_thread_self_is_enoent,
+		root_defaults_and_is_read_once,
+		root_from_environment,
+		failure_is_not_sticky,
+		strerror_is_never_null,
+		NULL,
+	};
 
-	tcase_add_test(tc, missing_root_is_enoent_everywhere);
-	tcase_add_test(tc, enoent_message_names_root_and_fix);
-	tcase_add_test(tc, missing_thread_self_is_enoent);
-	tcase_add_test(tc, root_defaults_and_is_read_once);
-	tcase_add_test(tc, root_from_environment);
-	tcase_add_test(tc, failure_is_not_sticky);
-	tcase_add_test(tc, strerror_is_never_null);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests("not_mounted", tests);
 }

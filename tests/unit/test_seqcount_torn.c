@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 /*
  * Bounded by time, not by a count of reads: on a loaded machine the
@@ -303,15 +304,14 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("seqcount_torn");
-	TCase *tc = tcase_create("seqcount");
+	const TTest *const tests[] = {
+		thread_page_is_never_torn,
+		cpu_record_is_never_torn,
+		odd_thread_page_gives_up,
+		odd_cpu_record_gives_up,
+		slow_writer_is_waited_for,
+		NULL,
+	};
 
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, thread_page_is_never_torn);
-	tcase_add_test(tc, cpu_record_is_never_torn);
-	tcase_add_test(tc, odd_thread_page_gives_up);
-	tcase_add_test(tc, odd_cpu_record_gives_up);
-	tcase_add_test(tc, slow_writer_is_waited_for);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests_timeout("seqcount_torn", tests, 60);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 static void cpu_clock(uint32_t mult, uint32_t shift)
 {
@@ -244,18 +245,18 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("snap_delta");
-	TCase *tc = tcase_create("delta");
+	const TTest *const tests[] = {
+		delta_of_each_field,
+		parts_sum_to_wall_despite_rounding,
+		real_snaps_sum_to_wall,
+		pairs_that_cannot_be_compared,
+		small_state_regression_is_clamped,
+		format_diff_line,
+		format_diff_singular_and_same_cpu,
+		format_diff_short_buffer_is_enospc,
+		diff_bufsz_fits_the_largest_line,
+		NULL,
+	};
 
-	tcase_add_test(tc, delta_of_each_field);
-	tcase_add_test(tc, parts_sum_to_wall_despite_rounding);
-	tcase_add_test(tc, real_snaps_sum_to_wall);
-	tcase_add_test(tc, pairs_that_cannot_be_compared);
-	tcase_add_test(tc, small_state_regression_is_clamped);
-	tcase_add_test(tc, format_diff_line);
-	tcase_add_test(tc, format_diff_singular_and_same_cpu);
-	tcase_add_test(tc, format_diff_short_buffer_is_enospc);
-	tcase_add_test(tc, diff_bufsz_fits_the_largest_line);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests("snap_delta", tests);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fake_root.h"
+#include "unit.h"
 
 START_TEST(copies_the_page)
 {
@@ -234,16 +235,16 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("thread_snap");
-	TCase *tc = tcase_create("snap");
+	const TTest *const tests[] = {
+		copies_the_page,
+		open_interval_is_extrapolated,
+		exited_is_not_extrapolated,
+		state_since_in_the_future_adds_nothing,
+		registers_once_and_reads_the_live_page,
+		thread_exit_unmaps_its_page,
+		fork_child_registers_again,
+		NULL,
+	};
 
-	tcase_add_test(tc, copies_the_page);
-	tcase_add_test(tc, open_interval_is_extrapolated);
-	tcase_add_test(tc, exited_is_not_extrapolated);
-	tcase_add_test(tc, state_since_in_the_future_adds_nothing);
-	tcase_add_test(tc, registers_once_and_reads_the_live_page);
-	tcase_add_test(tc, thread_exit_unmaps_its_page);
-	tcase_add_test(tc, fork_child_registers_again);
-	suite_add_tcase(s, tc);
-	return fake_run(s);
+	return unit_run_tests("thread_snap", tests);
 }
