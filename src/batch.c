@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
 #include "view.h"
@@ -43,26 +44,6 @@ static const struct {
 	{ CSF_STAT_STEAL, "steal", N_("STEAL%") },
 };
 #define NCPUCOLS (sizeof(cpu_cols) / sizeof(cpu_cols[0]))
-
-static const char *mark_key(const struct screen *s, const struct row *r)
-{
-	if (s->kind == SCREEN_DIFF) {
-		if (r->flags & ROW_APPEARED)
-			return "appeared";
-		if (r->flags & ROW_GONE)
-			return "exited";
-		return r->flags & ROW_CHANGED ? "changed" : "";
-	}
-	if (r->flags & ROW_EXITED)
-		return "exited";
-	return (r->flags & ROW_NEW) && s->seq > 1 ? "new" : "";
-}
-
-static void comm_of(const struct row *r, char *buf)
-{
-	memcpy(buf, r->snap.comm, sizeof(r->snap.comm));
-	buf[sizeof(r->snap.comm)] = '\0';
-}
 
 /* Length of a valid UTF-8 sequence at @s, or 0. */
 static int utf8_len(const unsigned char *s)
@@ -153,6 +134,16 @@ static void ob_field(struct batch_buf *b, const char *s, size_t n,
 	b->len += n + pad;
 }
 
+/* fmt.h's FN(end, ARGS), padded to @width, on the right when @right */
+#define OB_FIELD(b, width, right, fn, ...)				\
+	do {								\
+		char t_[FMT_BUFSZ], *s_ = fn(t_ + FMT_BUFSZ, __VA_ARGS__); \
+									\
+		ob_field(b, s_, (size_t)(t_ + FMT_BUFSZ - s_), width,	\
+			 right);					\
+	} while (0)
+#define OB_FMT(b, fn, ...) OB_FIELD(b, 0, 0, fn, __VA_ARGS__)
+
 /* Once per frame at most: headers with translated formats. */
 static void ob_printf(struct batch_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -179,16 +170,20 @@ static void ob_printf(struct batch_buf *b, const char *fmt, ...)
 
 static void ob_uint(struct batch_buf *b, uint64_t v)
 {
-	char buf[FMT_BUFSZ];
-
-	ob_put(b, buf, fmt_uint(buf, sizeof(buf), v));
+	OB_FMT(b, fmt_uint, v);
 }
 
-static void ob_fixed(struct batch_buf *b, double v, unsigned int decimals)
+/* a share in percent (@scale 100) or a rate per s (10^9), 2 decimals */
+static void ob_decimal(struct batch_buf *b, struct ratio q, uint64_t scale)
 {
-	char buf[FMT_BUFSZ];
+	OB_FMT(b, fmt_decimal, q, scale, 2);
+}
 
-	ob_put(b, buf, fmt_fixed(buf, sizeof(buf), v, decimals));
+/* the sample's wall clock in seconds, to the ms */
+static void ob_time(struct batch_buf *b, const struct batch_opts *o)
+{
+	OB_FMT(b, fmt_decimal, ((struct ratio){ o->time_ns, 1000000000 }), 1,
+	       3);
 }
 
 /* Write it all to @fd, through short writes and signals. */
@@ -210,27 +205,58 @@ static int write_all(int fd, const char *p, size_t n)
 
 /*
  * Rows are the bulk of a frame, so each is written straight into the
- * buffer, reserved once per row with room for its widest form plus
- * ROW_SLACK.  Numbers are written right-aligned in place (fmt_cell):
- * formatting into a scratch buffer and copying that with wide moves read
- * back bytes just stored one at a time, which the CPU cannot forward from
- * its store buffer; that stall was half of print_text's time.
+ * buffer, reserved once per row with room for its widest form.
  */
-#define ROW_SLACK (2 * FMT_BUFSZ)
+#define ROW_ROOM (COL_NR * (2 * COL_TEXT_MAX + 2) + 64 + 16)
 
-/* "%-*s" of the @n bytes already at @p. */
-static char *align_left(char *p, size_t n, size_t w)
-{
-	for (; n < w; n++)
-		p[n] = ' ';
-	return p + n;
-}
+/*
+ * fmt.h's FN(end, ARGS) at @p (FMT_BUFSZ bytes of room); the end.  One
+ * fixed-size copy, as in text_cell().
+ */
+#define PUT_FMT(p, fn, ...)						\
+	({								\
+		char t_[2 * FMT_BUFSZ];					\
+		char *s_ = fn(t_ + FMT_BUFSZ, __VA_ARGS__);		\
+									\
+		memcpy(p, s_, FMT_BUFSZ);				\
+		(p) + (t_ + FMT_BUFSZ - s_);				\
+	})
 
-/* A short constant string (a mark, a key), without a call to strlen. */
-static char *put_unit_str(char *p, const char *s)
+/*
+ * A cell of the text table at @p: a space and the value in its column's
+ * grid, wider when the value is (printf's "%*s", never cut).  Cells are
+ * short: spaces and values go in fixed 16-byte copies, which the compiler
+ * makes two moves, where a call of memset() and memcpy() per cell cost
+ * more than formatting the number (the slack behind each is overwritten
+ * by the next cell).
+ */
+#define CELL_COPY 16
+static char *text_cell(char *p, const struct row *r, const struct column *col)
 {
-	while (*s)
-		*p++ = *s++;
+	static const char spaces[CELL_COPY] = "                ";
+	char t[COL_TEXT_MAX + CELL_COPY], *e = t + COL_TEXT_MAX;
+	const char *v = col->render(e, r, col);
+	size_t n = (size_t)(e - v), w = (size_t)col->batch_width;
+	size_t pad = n < w ? w - n : 0;
+
+	*p++ = ' ';
+	if (col->align == ALIGN_RIGHT) {
+		memcpy(p, spaces, CELL_COPY);
+		if (pad > CELL_COPY)
+			memset(p, ' ', pad);
+		p += pad;
+	}
+	if (n <= CELL_COPY)
+		memcpy(p, v, CELL_COPY);
+	else
+		memcpy(p, v, n);
+	p += n;
+	if (col->align == ALIGN_LEFT) {
+		memcpy(p, spaces, CELL_COPY);
+		if (pad > CELL_COPY)
+			memset(p, ' ', pad);
+		p += pad;
+	}
 	return p;
 }
 
@@ -283,42 +309,17 @@ static char *put_csv_str(char *p, const char *s)
 }
 
 /*
- * A column's value in CSV/JSON at @p: raw units, no rounding to a width.
- * Numbers need FMT_BUFSZ bytes of room, text its length; COMM is the
- * caller's, to quote.
+ * A number of CSV/JSON at @p (FMT_BUFSZ bytes of room): raw units, no
+ * rounding to a width.
  */
-static char *put_raw_value(char *p, const struct row *r, enum col c)
+static char *put_raw_number(char *p, const struct row *r,
+			    const struct column *col)
 {
-	const char *t;
-
-	switch (model_cols[c].kind) {
-	case COL_KIND_PCT:
-	case COL_KIND_RATE:
-		/* most are 0: "%.2f" of 0 without the division */
-		if (fmt_value_zero(r, c)) {
-			memcpy(p, "0.00", 4);
-			return p + 4;
-		}
-		return p + fmt_fixed(p, FMT_BUFSZ, row_value(r, c), 2);
-	case COL_KIND_TEXT:
-		for (t = csf_state_name(row_state(r)); *t;)
-			*p++ = *t++;
-		return p;
-	default:
-		return p + fmt_uint(p, FMT_BUFSZ, row_uvalue(r, c));
-	}
-}
-
-/* Room for one CSV/JSON line of values, COMM quoted, state names. */
-#define COMM_LEN sizeof(((struct csf_snap *)0)->comm)
-#define RAW_ROOM (COL_NR * (FMT_BUFSZ + 1) + 2 * COMM_LEN + 64 + ROW_SLACK)
-
-static void ob_raw_value(struct batch_buf *b, const struct row *r, enum col c)
-{
-	char *p = ob_room(b, FMT_BUFSZ + ROW_SLACK);
-
-	if (p)
-		b->len = (size_t)(put_raw_value(p, r, c) - b->text);
+	if (col->ratio)
+		return PUT_FMT(p, fmt_decimal, col->ratio(r),
+			       col->kind == COL_KIND_PCT ? 100 : 1000000000,
+			       2);
+	return PUT_FMT(p, fmt_uint, col->uint(r));
 }
 
 /* --- the three formats ---------------------------------------------- */
@@ -326,43 +327,46 @@ static void ob_raw_value(struct batch_buf *b, const struct row *r, enum col c)
 static void print_csv(struct batch_buf *b, const struct screen *s,
 		      const size_t *idx, size_t n, const struct batch_opts *o)
 {
-	char lead[64];
+	char lead[3 * FMT_BUFSZ], *l = lead;
 	size_t lead_len;
 
 	if (s->seq <= 1) {
 		ob_puts(b, "sample,time,interval_ns,mark");
 		for (int c = 0; c < COL_NR; c++) {
 			ob_putc(b, ',');
-			ob_puts(b, model_cols[c].key);
+			ob_puts(b, columns[c].key);
 		}
 		ob_putc(b, '\n');
 	}
 	/* "sample,time," is the same on every line of the frame */
-	lead_len = fmt_uint(lead, sizeof(lead), s->seq);
-	lead[lead_len++] = ',';
-	lead_len += fmt_fixed(lead + lead_len, sizeof(lead) - lead_len,
-			      o->time_s, 3);
-	lead[lead_len++] = ',';
+	l = PUT_FMT(l, fmt_uint, s->seq);
+	*l++ = ',';
+	l = PUT_FMT(l, fmt_decimal, ((struct ratio){ o->time_ns, 1000000000 }),
+		    1, 3);
+	*l++ = ',';
+	lead_len = (size_t)(l - lead);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
-		char comm[FMT_BUFSZ];
-		char *p = ob_room(b, lead_len + RAW_ROOM);
+		const char *mk = mark_of(s, r)->key;
+		char text[COL_TEXT_MAX];
+		char *p = ob_room(b, lead_len + ROW_ROOM);
 
 		if (!p)
 			return;
 		memcpy(p, lead, lead_len);
 		p += lead_len;
-		p += fmt_uint(p, FMT_BUFSZ, r->interval_ns);
+		p = PUT_FMT(p, fmt_uint, r->interval_ns);
 		*p++ = ',';
-		p = put_unit_str(p, mark_key(s, r));
+		memcpy(p, mk, strlen(mk));
+		p += strlen(mk);
 		for (int c = 0; c < COL_NR; c++) {
+			const struct column *col = &columns[c];
+
 			*p++ = ',';
-			if (c == COL_COMM) {
-				comm_of(r, comm);
-				p = put_csv_str(p, comm);
-			} else {
-				p = put_raw_value(p, r, (enum col)c);
-			}
+			if (col->kind == COL_KIND_TEXT)
+				p = put_csv_str(p, col->text(r, text));
+			else
+				p = put_raw_number(p, r, col);
 		}
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
@@ -373,16 +377,18 @@ static void print_json(struct batch_buf *b, const struct screen *s,
 		       const size_t *idx, size_t n,
 		       const struct batch_opts *o)
 {
+	char *p;
+
 	ob_puts(b, "{\"sample\":");
 	ob_uint(b, s->seq);
 	ob_puts(b, ",\"time\":");
-	ob_fixed(b, o->time_s, 3);
+	ob_time(b, o);
 	ob_puts(b, ",\"interval_ns\":");
 	ob_uint(b, s->interval_ns);
 	ob_puts(b, ",\"clock\":");
 	json_str(b, o->clock_name);
 	ob_puts(b, ",\"ctxsw_per_s\":");
-	ob_fixed(b, s->csw_rate, 2);
+	ob_decimal(b, s->csw_rate, 1000000000);
 	ob_puts(b, ",\"threads_live\":");
 	ob_uint(b, s->nthreads);
 	ob_puts(b, ",\"processes\":");
@@ -396,39 +402,39 @@ static void print_json(struct batch_buf *b, const struct screen *s,
 		ob_puts(b, ",\"online\":");
 		ob_uint(b, c->snap.online);
 		ob_puts(b, ",\"busy\":");
-		ob_fixed(b, c->busy_pct, 2);
+		ob_decimal(b, c->busy, 100);
 		ob_puts(b, ",\"idle_iowait\":");
-		ob_fixed(b, c->iowait_pct, 2);
+		ob_decimal(b, c->iowait, 100);
 		for (size_t j = 0; j < NCPUCOLS; j++) {
 			ob_puts(b, ",\"");
 			ob_puts(b, cpu_cols[j].key);
 			ob_puts(b, "\":");
-			ob_fixed(b, c->stat_pct[cpu_cols[j].stat], 2);
+			ob_decimal(b, c->stat[cpu_cols[j].stat], 100);
 		}
 		ob_puts(b, ",\"ctxsw_per_s\":");
-		ob_fixed(b, c->csw_rate, 2);
+		ob_decimal(b, c->csw_rate, 1000000000);
 		ob_putc(b, '}');
 	}
 	ob_puts(b, "],\"threads\":[");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
-		char comm[sizeof(r->snap.comm) + 1];
+		char text[COL_TEXT_MAX];
 
 		ob_puts(b, i ? ",{\"mark\":\"" : "{\"mark\":\"");
-		ob_puts(b, mark_key(s, r));
+		ob_puts(b, mark_of(s, r)->key);
 		ob_puts(b, "\",\"interval_ns\":");
 		ob_uint(b, r->interval_ns);
 		for (int c = 0; c < COL_NR; c++) {
+			const struct column *col = &columns[c];
+
 			ob_puts(b, ",\"");
-			ob_puts(b, model_cols[c].key);
+			ob_puts(b, col->key);
 			ob_puts(b, "\":");
-			if (c == COL_COMM) {
-				comm_of(r, comm);
-				json_str(b, comm);
-			} else if (c == COL_STATE) {
-				json_str(b, csf_state_name(row_state(r)));
-			} else {
-				ob_raw_value(b, r, (enum col)c);
+			if (col->kind == COL_KIND_TEXT) {
+				json_str(b, col->text(r, text));
+			} else if ((p = ob_room(b, FMT_BUFSZ))) {
+				b->len = (size_t)(put_raw_number(p, r, col) -
+						  b->text);
 			}
 		}
 		ob_putc(b, '}');
@@ -460,16 +466,17 @@ static char *title_line(void)
 
 	ob_putc(&t, ' ');
 	for (int c = 0; c < COL_NR; c++) {
-		const char *title = _(model_cols[c].title);
-		int w = c == COL_COMM ? 15 : c == COL_STATE ? 8 :
-			c == COL_CPU ? 3 : 7;
-		int pad = w - view_width(title);
+		const struct column *col = &columns[c];
+		const char *title = _(col->title);
+		int pad = col->batch_width - view_width(title);
+		int right = col->align == ALIGN_RIGHT;
 
 		ob_putc(&t, ' ');
-		if (model_cols[c].kind != COL_KIND_TEXT)
+		if (right)
 			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
 		ob_puts(&t, title);
-		if (model_cols[c].kind == COL_KIND_TEXT && c != COL_NR - 1)
+		/* no trailing blanks */
+		if (!right && c != COL_NR - 1)
 			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
 	}
 	ob_putc(&t, '\n');
@@ -481,87 +488,14 @@ static char *title_line(void)
 	return t.text;
 }
 
-/*
- * Cells through the memo: in a frame only the current state's total of a
- * thread grows; its PID and TID, its other totals and its counts print
- * the same 8 bytes as the frame before.  The memo is kept by row index and
- * keyed by the exact value, which is all such a cell depends on: a row
- * that moved (threads came or went), or a diff screen, finds other values
- * and is formatted again, never wrong.  @v is the value of column @c of
- * @r, @k its memo slot.
- */
-static char *memo_put(struct cell_memo *m, unsigned int k, uint64_t v,
-		      char *p, char *end)
-{
-	m->value[k] = v;
-	m->cell[k] = 0;
-	if (end - p == 8)
-		memcpy(&m->cell[k], p, 8);
-	return end;
-}
-
-static char *memo_uint(struct cell_memo *m, unsigned int k, uint64_t v,
-		       char *p)
-{
-	if (m->cell[k] && m->value[k] == v) {
-		memcpy(p, &m->cell[k], 8);
-		return p + 8;
-	}
-	return memo_put(m, k, v, p, fmt_cell_uint(p, v, FMT_CELL_W));
-}
-
-static char *memo_value(const struct batch_buf *b, struct cell_memo *m,
-			unsigned int k, uint64_t v, char *p,
-			const struct row *r, enum col c)
-{
-	if (!v) {
-		memcpy(p, b->zero_fields[c], 8);
-		return p + 8;
-	}
-	if (m->cell[k] && m->value[k] == v) {
-		memcpy(p, &m->cell[k], 8);
-		return p + 8;
-	}
-	return memo_put(m, k, v, p, fmt_cell(p, r, c));
-}
-
-/* A share or a rate: most are 0.0, one copy. */
-static char *value_cell(const struct batch_buf *b, char *p,
-			const struct row *r, enum col c)
-{
-	if (fmt_value_zero(r, c)) {
-		memcpy(p, b->zero_fields[c], 8);
-		return p + 8;
-	}
-	return fmt_cell(p, r, c);
-}
-
-/* The order print_text() writes a row's cells in: the titles' order. */
-_Static_assert(COL_TID == COL_PID + 1 && COL_RUN_PCT == COL_CPU + 1 &&
-	       COL_RUN_TOTAL == COL_RUN_PCT + CSF_NR_STATES &&
-	       COL_VCSW_RATE == COL_RUN_TOTAL + CSF_NR_STATES &&
-	       COL_IVCSW_RATE == COL_VCSW_RATE + 1 &&
-	       COL_MIGRATIONS == COL_IVCSW_RATE + 1 &&
-	       COL_WAKEUPS == COL_MIGRATIONS + 1 && COL_NR == COL_WAKEUPS + 1,
-	       "print_text() writes the columns in enum col order");
-
 static void print_text(struct batch_buf *b, const struct screen *s,
 		       const size_t *idx, size_t n,
 		       const struct batch_opts *o)
 {
-	char rate[FMT_BUFSZ], ival[FMT_BUFSZ], when[32], buf[FMT_BUFSZ];
-	time_t secs = (time_t)o->time_s;
+	char rate[FMT_BUFSZ], ival[FMT_BUFSZ], when[32];
+	time_t secs = (time_t)(o->time_ns / 1000000000);
 	struct tm tm;
 
-	if (!b->have_names) {
-		for (unsigned int k = 0; k <= CSF_STATE_EXITED; k++)
-			b->state_names[k] = view_state_name(k);
-		/* " %7s" of each column's zero, for a copy of 8 bytes */
-		for (int c = 0; c < COL_NR; c++)
-			snprintf(b->zero_fields[c], sizeof(b->zero_fields[c]),
-				 " %7s", fmt_zero((enum col)c));
-		b->have_names = 1;
-	}
 	if (!b->titles)
 		b->titles = title_line();
 	if (!b->cpu_titles)
@@ -572,29 +506,26 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 	}
 	localtime_r(&secs, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	fmt_rate(rate, sizeof(rate), s->csw_rate);
-	fmt_interval(ival, sizeof(ival), s->interval_ns);
 	ob_printf(b, _("csftop %s  sample %u  interval %s  clock %s  "
 		       "threads %u  processes %u  ctx sw/s %s"),
-		  when, s->seq, s->seq > 1 ? ival : _("since registration"),
-		  o->clock_label, s->nthreads, s->nprocs, rate);
+		  when, s->seq, s->seq > 1 ?
+		  FMT_STR(ival, fmt_interval, s->interval_ns) :
+		  _("since registration"), o->clock_label, s->nthreads,
+		  s->nprocs, FMT_STR(rate, fmt_rate, s->csw_rate));
 	ob_putc(b, '\n');
 	ob_puts(b, b->cpu_titles);
 	for (unsigned int k = 0; k < s->ncpus; k++) {
 		const struct cpu_row *c = &s->cpus[k];
 
-		ob_field(b, buf, fmt_uint(buf, sizeof(buf), k), 4, 0);
+		OB_FIELD(b, 4, 0, fmt_uint, k);
 		ob_putc(b, ' ');				/* "%6.1f" */
-		ob_field(b, buf, fmt_fixed(buf, sizeof(buf), c->busy_pct, 1),
-			 6, 1);
+		OB_FIELD(b, 6, 1, fmt_pct, c->busy);
 		for (size_t j = 0; j < NCPUCOLS; j++) {
 			ob_putc(b, ' ');
-			ob_field(b, buf, fmt_fixed(buf, sizeof(buf),
-				 c->stat_pct[cpu_cols[j].stat], 1), 6, 1);
+			OB_FIELD(b, 6, 1, fmt_pct, c->stat[cpu_cols[j].stat]);
 		}
 		ob_putc(b, ' ');
-		ob_field(b, rate, fmt_rate(rate, sizeof(rate), c->csw_rate),
-			 7, 1);
+		OB_FIELD(b, 7, 1, fmt_rate, c->csw_rate);
 		ob_putc(b, '\n');
 	}
 	ob_puts(b, b->titles);
@@ -602,58 +533,15 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		ob_puts(b, _("No registered threads."));
 		ob_putc(b, '\n');
 	}
-	if (b->memo_cap < s->nrows) {
-		struct cell_memo *memo = realloc(b->memo,
-						 s->nrows * sizeof(*memo));
-
-		if (!memo) {
-			b->oom = 1;
-			return;
-		}
-		memset(memo + b->memo_cap, 0,
-		       (s->nrows - b->memo_cap) * sizeof(*memo));
-		b->memo = memo;
-		b->memo_cap = s->nrows;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
-		struct cell_memo *m = &b->memo[idx[i]];
-		const char *mk = mark_key(s, r);
-		unsigned int st = row_state(r);
-		const char *state = st <= CSF_STATE_EXITED ?
-				    b->state_names[st] : "?";
-		size_t state_len = strlen(state);
-		char *p;
+		char *p = ob_room(b, ROW_ROOM);
 
-		/* 64: the mark, PID, TID, COMM and CPU with their spaces */
-		p = ob_room(b, 64 + state_len + 8 +
-			    COL_NR * (FMT_BUFSZ + 1) + ROW_SLACK);
 		if (!p)
 			return;
-		/* "%c %7u %7u %-15s %-8s %3u", then " %7s" per number */
-		*p++ = !*mk ? ' ' : !strcmp(mk, "exited") ? 'x' :
-		       !strcmp(mk, "changed") ? '*' : '+';
-		p = memo_uint(m, MEMO_PID, r->snap.tgid, p);
-		p = memo_uint(m, MEMO_TID, r->snap.tid, p);
-		*p++ = ' ';
-		memcpy(p, r->snap.comm, sizeof(r->snap.comm));
-		p = align_left(p, strnlen(r->snap.comm, sizeof(r->snap.comm)),
-			       15);
-		*p++ = ' ';
-		memcpy(p, state, state_len);
-		p = align_left(p, state_len, 8);
-		p = fmt_cell_uint(p, r->snap.cpu, 3);
-		for (unsigned int k = 0; k < CSF_NR_STATES; k++)
-			p = value_cell(b, p, r, (enum col)(COL_RUN_PCT + k));
-		for (unsigned int k = 0; k < CSF_NR_STATES; k++)
-			p = memo_value(b, m, MEMO_TOTAL + k, r->total_ns[k], p,
-				       r, (enum col)(COL_RUN_TOTAL + k));
-		p = value_cell(b, p, r, COL_VCSW_RATE);
-		p = value_cell(b, p, r, COL_IVCSW_RATE);
-		p = memo_value(b, m, MEMO_MIGRATIONS, r->migrations, p, r,
-			       COL_MIGRATIONS);
-		p = memo_value(b, m, MEMO_WAKEUPS, r->wakeups, p, r,
-			       COL_WAKEUPS);
+		*p++ = mark_of(s, r)->ch;
+		for (int c = 0; c < COL_NR; c++)
+			p = text_cell(p, r, &columns[c]);
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
 	}
@@ -708,6 +596,5 @@ void batch_buf_free(struct batch_buf *b)
 	free(b->text);
 	free(b->titles);
 	free(b->cpu_titles);
-	free(b->memo);
 	memset(b, 0, sizeof(*b));
 }

@@ -18,24 +18,7 @@ struct batch_opts {
 	const struct filter *filter;
 	const char *clock_name;		/* untranslated, for CSV/JSON */
 	const char *clock_label;	/* translated, for text */
-	double time_s;			/* wall clock of the sample */
-};
-
-/*
- * The text cells of one row's ids, totals and counts in the previous
- * frame, with the values they show: see memo_put() in batch.c.
- */
-enum {
-	MEMO_PID,
-	MEMO_TID,
-	MEMO_TOTAL,				/* CSF_NR_STATES of them */
-	MEMO_MIGRATIONS = MEMO_TOTAL + CSF_NR_STATES,
-	MEMO_WAKEUPS,
-	MEMO_COLS
-};
-struct cell_memo {
-	uint64_t value[MEMO_COLS];
-	uint64_t cell[MEMO_COLS];	/* " %7s", 8 bytes; 0: none */
+	uint64_t time_ns;		/* wall clock of the sample */
 };
 
 /*
@@ -53,11 +36,6 @@ struct batch_buf {
 	int oom;
 	char *titles;			/* the thread table's title line */
 	char *cpu_titles;		/* the CPU table's */
-	const char *state_names[CSF_STATE_EXITED + 1];
-	int have_names;
-	char zero_fields[COL_NR][9];	/* " %7s" of fmt_zero(column) */
-	struct cell_memo *memo;		/* by row index of the last screen */
-	size_t memo_cap;
 };
 
 /* Print one screen; returns 0 or -errno (e.g. -EPIPE, -ENOMEM). */

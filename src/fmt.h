@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fmt.h - fixed-width number formatting shared by the view and batch text:
- * every result fits the column widths below, whatever the value.
+ * fmt.h - the numbers of the screen and of csftop -b, in integers.
  *
- * These run a few thousand times per frame (1,000 threads x 14 numeric
- * columns), so they are integer code, not printf: see fmt.c.  Each writes a
- * NUL-terminated string into @buf (truncated to @len like snprintf) and
- * returns its length.
+ * The compact forms fit the column widths below: shares and durations
+ * whatever the value, rates and counts below 10^13.
+ * Shares and rates are exact fractions, rounded once, half up; otherwise
+ * the output is what the printf format named in each comment prints.
  */
 #ifndef CSFTOP_FMT_H
 #define CSFTOP_FMT_H
@@ -14,76 +13,56 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-
 #define FMT_PCT_W	5	/* "100.0" */
 #define FMT_DUR_W	7	/* "999.9ms", "59m59s", "123h59m" */
 #define FMT_RATE_W	7	/* "999.9", "12.3k", "4.5M" */
 #define FMT_COUNT_W	7	/* "9999999", "12.3M" */
 
-/* Room for any result of the functions below. */
+/* Room for any result of the functions below, and a NUL. */
 #define FMT_BUFSZ	32
 
-size_t fmt_pct(char *buf, size_t len, double pct);
-size_t fmt_dur(char *buf, size_t len, uint64_t ns);
-size_t fmt_rate(char *buf, size_t len, double per_s);
-size_t fmt_count(char *buf, size_t len, uint64_t n);
-/* An interval in ms for humans: "10 ms", "1.5 s". */
-size_t fmt_interval(char *buf, size_t len, uint64_t ns);
-
-/* printf's "%llu". */
-size_t fmt_uint(char *buf, size_t len, uint64_t v);
 /*
- * printf's "%.*f" with @decimals 0 to 3, byte for byte: the exact binary
- * value of @v rounded to nearest, ties to even, as glibc does.
+ * A share or a rate as the fraction @num / @den: a state's time over the
+ * interval, or events over the interval in ns.  @den 0 reads as 0.
  */
-size_t fmt_fixed(char *buf, size_t len, double v, unsigned int decimals);
+struct ratio {
+	uint64_t num, den;
+};
 
-/* A numeric column of the thread table in its compact form above. */
-size_t fmt_value(char *buf, size_t len, const struct row *r, enum col c);
+/* @q times @mul, rounded half up: a share in per mille is (q, 1000). */
+uint64_t ratio_scaled(struct ratio q, uint64_t mul);
 
 /*
- * Cells of a text table, " %7s" of fmt_value() and " %*llu" of @v: written
- * at @p, right-aligned without a scratch buffer, and wider when the value
- * is (never cut).  They need FMT_BUFSZ + 1 bytes of room and may store
- * spaces past the end they return.
+ * Each function below writes its text so that it ends just before @end,
+ * and returns where it starts: digits come out last first.  At most
+ * FMT_BUFSZ - 1 bytes, no NUL; FMT_STR() makes a C string of one.
  */
-#define FMT_CELL_W	7
-char *fmt_cell(char *p, const struct row *r, enum col c);
-char *fmt_cell_uint(char *p, uint64_t v, unsigned int w);
-/*
- * fmt_value_zero - when true, fmt_value() prints column @c of @r as
- * fmt_zero(@c) ("0.0", "0ns", "0"): decided on integers, so that a table
- * of mostly idle threads is written mostly without formatting.  (A share
- * that merely rounds to 0.0 prints so too, and is not recognised here.)
- */
-static inline int fmt_value_zero(const struct row *r, enum col c)
-{
-	/* inline: the batch table asks it for every cell */
-	if (c >= COL_RUN_PCT && c <= COL_BLOCKED_PCT)
-		return !r->delta_ns[c - COL_RUN_PCT] || !r->interval_ns;
-	if (c >= COL_RUN_TOTAL && c <= COL_BLOCKED_TOTAL)
-		return !r->total_ns[c - COL_RUN_TOTAL];
-	switch (c) {
-	case COL_VCSW_RATE:
-		return !r->d_nvcsw || !r->interval_ns;
-	case COL_IVCSW_RATE:
-		return !r->d_nivcsw || !r->interval_ns;
-	case COL_MIGRATIONS:
-		return !r->migrations;
-	case COL_WAKEUPS:
-		return !r->wakeups;
-	case COL_PID:
-		return !r->snap.tgid;
-	case COL_TID:
-		return !r->snap.tid;
-	case COL_CPU:
-		return !r->snap.cpu;
-	default:
-		return 0;	/* text */
-	}
-}
 
-const char *fmt_zero(enum col c);
+/* "%llu" */
+char *fmt_uint(char *end, uint64_t v);
+/* @share as percent, "%.1f", within 0.0 to 100.0 */
+char *fmt_pct(char *end, struct ratio share);
+/* "%lluns", "%.1fus", "%.1fms", "%.2fs", "%llum%02llus", "%lluh%02llum",
+ * "%llud" by size */
+char *fmt_dur(char *end, uint64_t ns);
+/* events per second of @per_ns: "%.1f" below 99.95, "%.0f" below
+ * 9999.5, then "%.1fk", "M", "G" */
+char *fmt_rate(char *end, struct ratio per_ns);
+/* "%llu" below 10^7, then "%.1fM" below 9999.95M, then "%.1fG" */
+char *fmt_count(char *end, uint64_t n);
+/* An interval for humans: "%llu ms", or "%.1f s" from a second. */
+char *fmt_interval(char *end, uint64_t ns);
+/*
+ * @q times @scale with @decimals (0 to 3) decimals, "%.<decimals>f", for
+ * CSV and JSON: a share in percent is fmt_decimal(end, share, 100, 2), a
+ * rate per second fmt_decimal(end, rate, 1000000000, 2).
+ */
+char *fmt_decimal(char *end, struct ratio q, uint64_t scale,
+		  unsigned int decimals);
+
+/* The text of FN(..., ARGS) as a C string in @buf[FMT_BUFSZ]. */
+#define FMT_STR(buf, fn, ...)						\
+	((buf)[FMT_BUFSZ - 1] = '\0',					\
+	 (const char *)fn((buf) + FMT_BUFSZ - 1, __VA_ARGS__))
 
 #endif /* CSFTOP_FMT_H */

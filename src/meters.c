@@ -17,6 +17,7 @@
 #include <curses.h>
 #include <stdio.h>
 
+#include "fmt.h"
 #include "i18n.h"
 #include "view.h"
 
@@ -71,9 +72,9 @@ int meters_lines(unsigned int ncpus, int cols, int lines)
 static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 		       unsigned int id, int y, int x, int w)
 {
-	char label[16], pct[16];
+	char label[16], pct[16], num[FMT_BUFSZ];
 	int bar, start, pos = 0;
-	double cum = 0, stat_sum = 0;
+	uint64_t cum = 0, stat_sum = 0;
 
 	snprintf(label, sizeof(label), "%3u", id);
 	attrset(A_BOLD);
@@ -90,21 +91,19 @@ static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 		return;
 	}
 	for (int k = 0; k < NSEG; k++)
-		stat_sum += c->stat_pct[segments[k].stat];
+		stat_sum += c->stat[segments[k].stat].num;
 	for (int k = 0; k < NSEG; k++) {
-		double p;
+		struct ratio p = { 0, 1 };
 		int end;
 
 		if (stat_sum > 0)
-			p = c->stat_pct[segments[k].stat];
+			p = c->stat[segments[k].stat];
 		else if (segments[k].stat == CSF_STAT_USER)
-			p = c->busy_pct;	/* no stat growth: exact busy */
+			p = c->busy;	/* no stat growth: exact busy */
 		else if (segments[k].stat == CSF_STAT_IOWAIT)
-			p = c->iowait_pct;
-		else
-			p = 0;
-		cum += p;
-		end = (int)(cum * bar / 100.0 + 0.5);
+			p = c->iowait;
+		cum += ratio_scaled(p, 1000);	/* per mille */
+		end = (int)((cum * (uint64_t)bar + 500) / 1000);
 		if (end > bar)
 			end = bar;
 		if (ui->colors)
@@ -115,7 +114,7 @@ static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 	}
 	for (; pos < bar; pos++)
 		mvaddch(y, start + pos, ' ');
-	snprintf(pct, sizeof(pct), "%.1f%%", c->busy_pct);
+	snprintf(pct, sizeof(pct), "%s%%", FMT_STR(num, fmt_pct, c->busy));
 	if (view_width(pct) < bar) {
 		attrset(A_BOLD);
 		view_put(y, start + bar - view_width(pct), view_width(pct),

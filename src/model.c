@@ -15,66 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "i18n.h"
+#include "columns.h"
 #include "model.h"
-
-const struct col_info model_cols[COL_NR] = {
-	[COL_PID] = { "pid", N_("PID"), N_("process id (tgid)"),
-		      COL_KIND_INT, 0 },
-	[COL_TID] = { "tid", N_("TID"), N_("thread id"), COL_KIND_INT, 0 },
-	[COL_COMM] = { "comm", N_("COMM"), N_("thread name"),
-		       COL_KIND_TEXT, 0 },
-	[COL_STATE] = { "state", N_("STATE"), N_("state at sample time"),
-			COL_KIND_TEXT, 0 },
-	[COL_CPU] = { "cpu", N_("CPU"), N_("CPU it runs or last ran on"),
-		      COL_KIND_INT, 0 },
-	[COL_RUN_PCT] = { "run", N_("RUN%"),
-			  N_("share of the interval on a CPU"),
-			  COL_KIND_PCT, 1 },
-	[COL_RUNNABLE_PCT] = { "runnable", N_("RUNQ%"),
-			       N_("share of the interval waiting for a CPU"),
-			       COL_KIND_PCT, 1 },
-	[COL_SLEEP_PCT] = { "sleep", N_("SLEEP%"),
-			    N_("share of the interval sleeping"),
-			    COL_KIND_PCT, 1 },
-	[COL_IOWAIT_PCT] = { "iowait", N_("IOW%"),
-			     N_("share of the interval waiting for I/O"),
-			     COL_KIND_PCT, 1 },
-	[COL_BLOCKED_PCT] = { "blocked", N_("BLK%"),
-			      N_("share of the interval blocked otherwise"),
-			      COL_KIND_PCT, 1 },
-	[COL_RUN_TOTAL] = { "run_total", N_("RUN"),
-			    N_("total time on a CPU"), COL_KIND_NS, 1 },
-	[COL_RUNNABLE_TOTAL] = { "runnable_total", N_("RUNQ"),
-				 N_("total time waiting for a CPU"),
-				 COL_KIND_NS, 1 },
-	[COL_SLEEP_TOTAL] = { "sleep_total", N_("SLEEP"),
-			      N_("total time sleeping"), COL_KIND_NS, 1 },
-	[COL_IOWAIT_TOTAL] = { "iowait_total", N_("IOW"),
-			       N_("total time waiting for I/O"),
-			       COL_KIND_NS, 1 },
-	[COL_BLOCKED_TOTAL] = { "blocked_total", N_("BLK"),
-				N_("total time blocked otherwise"),
-				COL_KIND_NS, 1 },
-	[COL_VCSW_RATE] = { "vcsw", N_("VCSW/s"),
-			    N_("voluntary context switches per second"),
-			    COL_KIND_RATE, 1 },
-	[COL_IVCSW_RATE] = { "ivcsw", N_("IVCSW/s"),
-			     N_("involuntary context switches per second"),
-			     COL_KIND_RATE, 1 },
-	[COL_MIGRATIONS] = { "migrations", N_("MIGR"),
-			     N_("migrations between CPUs"), COL_KIND_INT, 1 },
-	[COL_WAKEUPS] = { "wakeups", N_("WAKEUPS"), N_("wakeups"),
-			  COL_KIND_INT, 1 },
-};
-
-int model_col_by_key(const char *key)
-{
-	for (int c = 0; c < COL_NR; c++)
-		if (!strcasecmp(key, model_cols[c].key))
-			return c;
-	return -1;
-}
 
 /*
  * Growth of a counter between two samples.  A counter that went backwards
@@ -327,7 +269,7 @@ static void cpu_fill(struct model *m, struct cpu_row *r,
 {
 	static const struct csf_cpu_snap zero;
 	uint64_t busy, idle, iowait, stat_sum = 0, d_stat[CSF_STAT_NR];
-	uint64_t sched_sum, csw;
+	uint64_t sched_sum;
 
 	/* no previous sample: everything since the module loaded */
 	if (!p)
@@ -343,22 +285,17 @@ static void cpu_fill(struct model *m, struct cpu_row *r,
 		     m->to_ns(c->now - p->now) : sched_sum;
 	if (r->wall_ns < sched_sum)
 		r->wall_ns = sched_sum;
-	if (sched_sum) {
-		r->busy_pct = 100.0 * (double)busy / (double)sched_sum;
-		r->iowait_pct = 100.0 * (double)iowait / (double)sched_sum;
-	}
+	r->busy = (struct ratio){ busy, sched_sum };
+	r->iowait = (struct ratio){ iowait, sched_sum };
 	/* stat[] are ns already, refreshed every stat_period_ns */
 	for (int k = 0; k < CSF_STAT_NR; k++) {
 		d_stat[k] = growth(p->stat[k], c->stat[k]);
 		stat_sum += d_stat[k];
 	}
-	if (stat_sum)
-		for (int k = 0; k < CSF_STAT_NR; k++)
-			r->stat_pct[k] = 100.0 * (double)d_stat[k] /
-					 (double)stat_sum;
-	csw = growth(p->nr_switches, c->nr_switches);
-	if (r->wall_ns)
-		r->csw_rate = (double)csw * 1e9 / (double)r->wall_ns;
+	for (int k = 0; k < CSF_STAT_NR; k++)
+		r->stat[k] = (struct ratio){ d_stat[k], stat_sum };
+	r->csw_rate = (struct ratio){ growth(p->nr_switches, c->nr_switches),
+				      r->wall_ns };
 }
 
 static int cpus_compute(struct model *m, struct screen *dst,
@@ -377,10 +314,16 @@ static int cpus_compute(struct model *m, struct screen *dst,
 	       malloc((ncpus ? ncpus : 1) * sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
-	dst->csw_rate = 0;
+	/*
+	 * The CPUs' intervals differ by the time between their snapshots: the
+	 * sum of their rates in thousandths per second, close enough for the
+	 * two decimals shown.
+	 */
+	dst->csw_rate = (struct ratio){ 0, 1000000000000ull };
 	for (unsigned int i = 0; i < ncpus; i++) {
 		cpu_fill(m, &rows[i], old ? &old[i].snap : NULL, &cpus[i]);
-		dst->csw_rate += rows[i].csw_rate;
+		dst->csw_rate.num += ratio_scaled(rows[i].csw_rate,
+						  1000000000000ull);
 	}
 	if (rows != dst->cpus)
 		free(dst->cpus);
@@ -724,249 +667,128 @@ unsigned int row_state(const struct row *r)
 	return r->snap.state;
 }
 
-double row_pct(const struct row *r, unsigned int state)
+struct ratio row_share(const struct row *r, unsigned int state)
 {
-	if (state >= CSF_NR_STATES || !r->interval_ns)
-		return 0;
-	return 100.0 * (double)r->delta_ns[state] / (double)r->interval_ns;
+	struct ratio q = { 0, r->interval_ns };
+
+	if (state < CSF_NR_STATES)
+		q.num = r->delta_ns[state];
+	return q;
 }
 
-double row_rate(const struct row *r, uint64_t count)
+struct ratio row_rate(const struct row *r, uint64_t count)
 {
-	if (!r->interval_ns)
-		return 0;
-	return (double)count * 1e9 / (double)r->interval_ns;
-}
-
-uint64_t row_uvalue(const struct row *r, enum col col)
-{
-	switch (col) {
-	case COL_PID:
-		return r->snap.tgid;
-	case COL_TID:
-		return r->snap.tid;
-	case COL_STATE:
-		return row_state(r);
-	case COL_CPU:
-		return r->snap.cpu;
-	case COL_RUN_TOTAL:
-	case COL_RUNNABLE_TOTAL:
-	case COL_SLEEP_TOTAL:
-	case COL_IOWAIT_TOTAL:
-	case COL_BLOCKED_TOTAL:
-		return r->total_ns[col - COL_RUN_TOTAL];
-	case COL_MIGRATIONS:
-		return r->migrations;
-	case COL_WAKEUPS:
-		return r->wakeups;
-	case COL_RUN_PCT:
-	case COL_RUNNABLE_PCT:
-	case COL_SLEEP_PCT:
-	case COL_IOWAIT_PCT:
-	case COL_BLOCKED_PCT:
-	case COL_VCSW_RATE:
-	case COL_IVCSW_RATE: {
-		/*
-		 * A rate can exceed 2^64 (a counter reset counted over a
-		 * nanosecond's interval), and converting such a double is
-		 * undefined: saturate (found by tests/fuzz/fuzz_model_merge).
-		 */
-		double v = row_value(r, col);
-
-		if (v >= 18446744073709551616.0)
-			return UINT64_MAX;
-		return v > 0 ? (uint64_t)v : 0;
-	}
-	default:
-		return 0;	/* COMM: text */
-	}
-}
-
-double row_value(const struct row *r, enum col col)
-{
-	switch (col) {
-	case COL_RUN_PCT:
-	case COL_RUNNABLE_PCT:
-	case COL_SLEEP_PCT:
-	case COL_IOWAIT_PCT:
-	case COL_BLOCKED_PCT:
-		return row_pct(r, col - COL_RUN_PCT);
-	case COL_VCSW_RATE:
-		return row_rate(r, r->d_nvcsw);
-	case COL_IVCSW_RATE:
-		return row_rate(r, r->d_nivcsw);
-	default:
-		return (double)row_uvalue(r, col);
-	}
+	return (struct ratio){ count, r->interval_ns };
 }
 
 /*
- * Sorting computes each row's key once (a share is a division), then sorts
- * small entries that hold it, instead of calling row_value() twice per
- * comparison on rows all over memory.  Numeric keys are sorted by a stable
- * radix sort on their bits (order_bits), a byte at a time, skipping the
- * bytes all keys share: a column of few distinct values, the usual case
- * (most shares are 0), takes a pass or two, and no comparison function is
- * called.  Descending keys are complemented (not negated: 0.0 and 100.0
- * then still share their six low bytes), so that one order serves both
- * and ties still go by ascending TID.
+ * Each row's key is computed once (a share is a division), then small
+ * entries holding it are sorted.  Ties go by ascending TID, both ways.
  */
 struct sort_ent {
 	union {
-		uint64_t bits;
+		double d;
 		const char *comm;
 	} key;
 	uint32_t tid;
 	uint32_t row;
 };
 
-/* @v as an unsigned integer of the same order (there is no NaN here). */
-static uint64_t order_bits(double v)
-{
-	uint64_t b;
+#define COMM_LEN sizeof(((struct csf_snap *)0)->comm)
 
-	/* -0.0 == 0.0: one key, so that ties stay by TID */
-	if (v == 0)
-		v = 0;
-	memcpy(&b, &v, sizeof(b));
-	return b >> 63 ? ~b : b | 1ull << 63;
+static int cmp_comm(const void *pa, const void *pb, int sign)
+{
+	const struct sort_ent *a = pa, *b = pb;
+	int c = sign * strncasecmp(a->key.comm, b->key.comm, COMM_LEN);
+
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static int cmp_comm_asc(const void *a, const void *b)
+{
+	return cmp_comm(a, b, 1);
+}
+
+static int cmp_comm_desc(const void *a, const void *b)
+{
+	return cmp_comm(a, b, -1);
 }
 
 /*
- * Stable LSD radix sort of @n entries on their TID (@on_tid) or their key
- * bits, with @tmp (room for @n); returns the array that holds the result,
- * @ent or @tmp.  Only the bytes in which some key differs from the first
- * take a pass.
+ * Merge sort of @n entries on their numeric key, then TID, with @tmp
+ * (room for @n); returns the array that holds the result.  qsort() with
+ * a comparison function called per pair was a tenth of a frame at 1,000
+ * threads.
  */
-static struct sort_ent *radix_sort(struct sort_ent *ent, struct sort_ent *tmp,
-				   size_t n, int on_tid)
+static struct sort_ent *merge_sort(struct sort_ent *a, struct sort_ent *tmp,
+				   size_t n, int desc)
 {
-#define KEY(e) (on_tid ? (uint64_t)(e).tid : (e).key.bits)
-	uint64_t differ = 0;
-
-	for (size_t i = 1; i < n; i++)
-		differ |= KEY(ent[i]) ^ KEY(ent[0]);
-	for (unsigned int shift = 0; shift < 64; shift += 8) {
-		uint32_t count[256] = { 0 }, pos = 0;
+	for (size_t w = 1; w < n; w *= 2) {
 		struct sort_ent *t;
 
-		if (!(differ >> shift & 255))
-			continue;
-		for (size_t i = 0; i < n; i++)
-			count[KEY(ent[i]) >> shift & 255]++;
-		for (unsigned int d = 0; d < 256; d++) {
-			uint32_t c = count[d];
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
 
-			count[d] = pos;
-			pos += c;
+			while (i < mid && j < hi) {
+				double x = a[i].key.d, y = a[j].key.d;
+				int later = desc ? y > x : y < x;
+
+				/* a screen's rows need not be in TID order */
+				if (x == y)
+					later = a[j].tid < a[i].tid;
+				tmp[k++] = later ? a[j++] : a[i++];
+			}
+			while (i < mid)
+				tmp[k++] = a[i++];
+			while (j < hi)
+				tmp[k++] = a[j++];
 		}
-		for (size_t i = 0; i < n; i++)
-			tmp[count[KEY(ent[i]) >> shift & 255]++] = ent[i];
-		t = ent;
-		ent = tmp;
+		t = a;
+		a = tmp;
 		tmp = t;
 	}
-	return ent;
-#undef KEY
-}
-
-static int cmp_comm(const struct sort_ent *a, const struct sort_ent *b)
-{
-	return strncasecmp(a->key.comm, b->key.comm,
-			   sizeof(((struct csf_snap *)0)->comm));
-}
-
-static int cmp_comm_asc(const void *pa, const void *pb)
-{
-	const struct sort_ent *a = pa, *b = pb;
-	int c = cmp_comm(a, b);
-
-	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
-}
-
-static int cmp_comm_desc(const void *pa, const void *pb)
-{
-	const struct sort_ent *a = pa, *b = pb;
-	int c = -cmp_comm(a, b);
-
-	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
-}
-
-/* Without memory for the entries: the same order, the slow way. */
-static const struct screen *sort_screen;
-static enum col sort_col;
-static int sort_desc;
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-	const struct row *a = &sort_screen->rows[*(const size_t *)pa];
-	const struct row *b = &sort_screen->rows[*(const size_t *)pb];
-	int c = 0;
-
-	if (sort_col == COL_COMM) {
-		c = strncasecmp(a->snap.comm, b->snap.comm,
-				sizeof(a->snap.comm));
-	} else {
-		double x = row_value(a, sort_col), y = row_value(b, sort_col);
-
-		c = (x > y) - (x < y);
-	}
-	if (sort_desc)
-		c = -c;
-	if (!c)
-		c = (a->snap.tid > b->snap.tid) - (a->snap.tid < b->snap.tid);
-	return c;
+	return a;
 }
 
 size_t model_select(const struct screen *s, const struct filter *f,
 		    enum col col, int desc, size_t *idx)
 {
+	const struct column *c;
 	struct sort_ent *ent, *sorted;
 	size_t n = 0;
-	int by_tid = 1;
 
 	if (col >= COL_NR)
 		col = COL_DEFAULT_SORT;
+	c = &columns[col];
 	for (size_t i = 0; i < s->nrows; i++)
 		if (filter_match(f, &s->rows[i]))
 			idx[n++] = i;
-	/* one allocation per frame, freed right away: no churn per row */
+	/* without memory for the keys the rows stay in TID order */
 	ent = malloc((n ? 2 * n : 1) * sizeof(*ent));
-	if (!ent) {
-		sort_screen = s;
-		sort_col = col;
-		sort_desc = desc;
-		qsort(idx, n, sizeof(*idx), cmp_rows);
-		sort_screen = NULL;
+	if (!ent)
 		return n;
-	}
-	sorted = ent;
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
 
-		if (col == COL_COMM) {
-			ent[i].key.comm = r->snap.comm;
-		} else {
-			double v = row_value(r, col);
+		if (c->uint) {
+			ent[i].key.d = (double)c->uint(r);
+		} else if (c->ratio) {
+			struct ratio q = c->ratio(r);
 
-			ent[i].key.bits = desc ? ~order_bits(v) :
-					  order_bits(v);
+			ent[i].key.d = q.den ? (double)q.num / (double)q.den : 0;
+		} else {
+			ent[i].key.comm = r->snap.comm;
 		}
 		ent[i].tid = r->snap.tid;
 		ent[i].row = (uint32_t)idx[i];
-		if (i && ent[i].tid < ent[i - 1].tid)
-			by_tid = 0;
 	}
-	if (col == COL_COMM) {
-		qsort(ent, n, sizeof(*ent),
-		      desc ? cmp_comm_desc : cmp_comm_asc);
-	} else {
-		/* ties by TID: rows are in TID order, so a stable sort keeps it */
-		if (!by_tid)
-			sorted = radix_sort(sorted, ent + n, n, 1);
-		sorted = radix_sort(sorted, sorted == ent ? ent + n : ent, n,
-				    0);
-	}
+	sorted = ent;
+	if (c->uint || c->ratio)
+		sorted = merge_sort(ent, ent + n, n, desc);
+	else
+		qsort(ent, n, sizeof(*ent), desc ? cmp_comm_desc : cmp_comm_asc);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = sorted[i].row;
 	free(ent);

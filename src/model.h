@@ -22,8 +22,9 @@
 #include <sys/types.h>
 
 #include "coarse_stat_fs.h"
+#include "fmt.h"
 
-/* The columns of the thread table, in display order. */
+/* The columns of the thread table, in display order: see columns.h. */
 enum col {
 	COL_PID,
 	COL_TID,
@@ -53,19 +54,6 @@ enum col {
 enum col_kind { COL_KIND_INT, COL_KIND_TEXT, COL_KIND_PCT, COL_KIND_NS,
 		COL_KIND_RATE };
 
-struct col_info {
-	const char *key;	/* stable name: -s, CSV header, JSON key */
-	const char *title;	/* N_() marked; translate with _() to show */
-	const char *help;	/* N_() marked; one line for the help screen */
-	enum col_kind kind;
-	int desc_first;		/* first sort on it is descending */
-};
-
-extern const struct col_info model_cols[COL_NR];
-
-/* Column by its key (case-insensitive), or -1. */
-int model_col_by_key(const char *key);
-
 /* row.flags */
 #define ROW_EXITED	(1u << 0)	/* exited; kept visible for a while */
 #define ROW_NEW		(1u << 1)	/* first sample: values since registration */
@@ -89,10 +77,10 @@ struct row {
 struct cpu_row {
 	struct csf_cpu_snap snap;	/* latest sample */
 	uint64_t wall_ns;		/* interval the figures cover */
-	double stat_pct[CSF_STAT_NR];	/* share of the /proc/stat growth */
-	double busy_pct;		/* exact, from sched_switch */
-	double iowait_pct;
-	double csw_rate;		/* context switches per second */
+	struct ratio stat[CSF_STAT_NR];	/* share of the /proc/stat growth */
+	struct ratio busy;		/* exact, from sched_switch */
+	struct ratio iowait;
+	struct ratio csw_rate;		/* context switches per second */
 };
 
 enum screen_kind { SCREEN_LIVE, SCREEN_DIFF };
@@ -110,7 +98,7 @@ struct screen {
 	unsigned int ncpus;
 	uint64_t taken_ns;		/* caller's clock */
 	uint64_t interval_ns;		/* since the previous screen (or A) */
-	double csw_rate;		/* all CPUs */
+	struct ratio csw_rate;		/* all CPUs */
 	unsigned int nthreads;		/* live threads among rows */
 	unsigned int nprocs;		/* distinct tgids among them */
 	unsigned int seq;		/* samples taken so far */
@@ -195,18 +183,10 @@ int filter_match(const struct filter *f, const struct row *r);
 size_t model_select(const struct screen *s, const struct filter *f,
 		    enum col col, int desc, size_t *idx);
 
-/* Numeric value of a column, what sorting and output use. */
-double row_value(const struct row *r, enum col col);
-/*
- * The same as an integer, exact for the integer columns (ids, totals in ns,
- * counts), where a double would round totals above 2^53 ns (104 days);
- * shares and rates are truncated.
- */
-uint64_t row_uvalue(const struct row *r, enum col col);
-/* Share of the interval spent in @state, 0..100. */
-double row_pct(const struct row *r, unsigned int state);
-/* Events per second over the interval. */
-double row_rate(const struct row *r, uint64_t count);
+/* Share of the interval spent in @state. */
+struct ratio row_share(const struct row *r, unsigned int state);
+/* @count over the interval, per second. */
+struct ratio row_rate(const struct row *r, uint64_t count);
 /* State to show: EXITED for exited or gone rows. */
 unsigned int row_state(const struct row *r);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "i18n.h"
 #include "options.h"
 
@@ -43,7 +44,7 @@ static void print_help(void)
 	putchar('\n');
 	fputs(_("Columns for -s:"), stdout);
 	for (int c = 0; c < COL_NR; c++)
-		printf(" %s", model_cols[c].key);
+		printf(" %s", columns[c].key);
 	putchar('\n');
 	puts(_("Default sort: runnable, descending (who waited longest for a "
 	       "CPU)."));
@@ -92,11 +93,11 @@ static int parse_sort(const char *arg, struct options *o)
 		desc = *arg == '-';
 		arg++;
 	}
-	c = model_col_by_key(arg);
+	c = column_by_key(arg);
 	if (c < 0)
 		return -EINVAL;
 	o->sort_col = (enum col)c;
-	o->sort_desc = desc >= 0 ? desc : model_cols[c].desc_first;
+	o->sort_desc = desc >= 0 ? desc : columns[c].desc_first;
 	return 0;
 }
 
@@ -119,7 +120,7 @@ int parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = INTERVAL_DEFAULT_MS;
 	o->sort_col = COL_DEFAULT_SORT;
-	o->sort_desc = model_cols[COL_DEFAULT_SORT].desc_first;
+	o->sort_desc = columns[COL_DEFAULT_SORT].desc_first;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:hV", longopts,
 				 NULL)) != -1) {

@@ -37,16 +37,20 @@ void sampler_close(struct sampler *s)
 	memset(s, 0, sizeof(*s));
 }
 
-const char *sampler_clock_name(void)
+/* The page clocks' names, untranslated; N_() marks them for the screen. */
+static const char *const clock_names[] = {
+	[CSF_CLOCK_TSC] = N_("tsc"),
+	[CSF_CLOCK_MONO] = N_("monotonic"),
+};
+
+const char *sampler_clock_key(void)
 {
-	switch (csf_clock()) {
-	case CSF_CLOCK_TSC:
-		return _("tsc");
-	case CSF_CLOCK_MONO:
-		return _("monotonic");
-	default:
-		return "?";
-	}
+	int c = csf_clock();
+
+	if (c <= 0 || (size_t)c >= sizeof(clock_names) / sizeof(clock_names[0]) ||
+	    !clock_names[c])
+		return N_("unknown");
+	return clock_names[c];
 }
 
 /* The registered tids, sorted (csf_threads_list sorts them). */
@@ -178,11 +182,5 @@ int sampler_read(struct sampler *s)
 	err = csf_cpu_snap(s->cpus, s->ncpus);
 	if (err < 0)
 		return err;
-	if (s->fixed_now) {
-		for (size_t i = 0; i < s->nsnaps; i++)
-			s->snaps[i].now = s->fixed_now;
-		for (unsigned int i = 0; i < s->ncpus; i++)
-			s->cpus[i].now = s->fixed_now;
-	}
 	return 0;
 }

@@ -33,7 +33,6 @@ struct sampler {
 	unsigned int ncpus;
 	unsigned int denied;		/* registered but not ours to map */
 	unsigned int rescans;		/* how often the list was read */
-	uint64_t fixed_now;		/* tests: stamp every snap with this */
 };
 
 /* Map the cpu page.  Returns 0 or a negative errno (csf_strerror). */
@@ -42,7 +41,8 @@ int sampler_open(struct sampler *s);
 int sampler_read(struct sampler *s);
 void sampler_close(struct sampler *s);
 
-/* "tsc", "monotonic" or "?", translated. */
-const char *sampler_clock_name(void);
+/* The page clock: "tsc", "monotonic" or "unknown", untranslated (CSV,
+ * JSON); _() of it is what the screen and -b text show. */
+const char *sampler_clock_key(void);
 
 #endif /* CSFTOP_SAMPLER_H */

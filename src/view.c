@@ -14,38 +14,10 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
 #include "view.h"
-
-/*
- * Columns in the order they give way when the terminal is narrow: the
- * identity of a thread and the signature column first, totals last.
- */
-static const enum col col_priority[COL_NR] = {
-	COL_PID, COL_TID, COL_COMM, COL_STATE, COL_RUNNABLE_PCT, COL_RUN_PCT,
-	COL_SLEEP_PCT, COL_IOWAIT_PCT, COL_BLOCKED_PCT, COL_CPU,
-	COL_VCSW_RATE, COL_IVCSW_RATE, COL_RUNNABLE_TOTAL, COL_RUN_TOTAL,
-	COL_IOWAIT_TOTAL, COL_SLEEP_TOTAL, COL_BLOCKED_TOTAL, COL_MIGRATIONS,
-	COL_WAKEUPS,
-};
-
-/* State names for the table; csf_state_name()'s stay for CSV and JSON. */
-static const char *const state_names[] = {
-	[CSF_STATE_RUNNING] = N_("running"),
-	[CSF_STATE_RUNNABLE] = N_("runnable"),
-	[CSF_STATE_SLEEPING] = N_("sleeping"),
-	[CSF_STATE_IOWAIT] = N_("iowait"),
-	[CSF_STATE_BLOCKED] = N_("blocked"),
-	[CSF_STATE_EXITED] = N_("exited"),
-};
-
-const char *view_state_name(unsigned int state)
-{
-	if (state < sizeof(state_names) / sizeof(state_names[0]))
-		return _(state_names[state]);
-	return "?";
-}
 
 void view_init(struct ui *ui)
 {
@@ -231,37 +203,17 @@ int view_row_at(struct ui *ui, int y)
 
 /* --- the table ------------------------------------------------------ */
 
+/* Screen cells for column @c's values, in the language shown. */
 static int value_width(enum col c)
 {
-	switch (model_cols[c].kind) {
-	case COL_KIND_PCT:
-		return FMT_PCT_W;
-	case COL_KIND_NS:
-		return FMT_DUR_W;
-	case COL_KIND_RATE:
-		return FMT_RATE_W;
-	default:
-		break;
-	}
-	switch (c) {
-	case COL_PID:
-	case COL_TID:
-		return 7;
-	case COL_COMM:
-		return 15;
-	case COL_STATE: {
-		int w = 0;
+	int w = 0;
 
-		for (unsigned int s = 0; s <= CSF_STATE_EXITED; s++)
-			if (view_width(view_state_name(s)) > w)
-				w = view_width(view_state_name(s));
-		return w;
-	}
-	case COL_CPU:
-		return 3;
-	default:
-		return FMT_COUNT_W;
-	}
+	if (columns[c].width)
+		return columns[c].width;
+	for (unsigned int st = 0; st <= CSF_STATE_EXITED; st++)
+		if (view_width(col_state_name(st)) > w)
+			w = view_width(col_state_name(st));
+	return w;
 }
 
 /* Choose the columns that fit @cols cells and record where they go. */
@@ -270,7 +222,7 @@ static void layout(struct ui *ui, int cols)
 	int width[COL_NR], used = 2;	/* the mark column and a space */
 
 	for (int c = 0; c < COL_NR; c++) {
-		int t = view_width(_(model_cols[c].title));
+		int t = view_width(_(columns[c].title));
 
 		width[c] = value_width((enum col)c);
 		if (t > width[c])
@@ -280,18 +232,18 @@ static void layout(struct ui *ui, int cols)
 	/* the sort column is always there: the user must see the order */
 	ui->col_shown[ui->sort_col] = 1;
 	used += width[ui->sort_col] + 1;
-	for (int i = 0; i < COL_NR; i++) {
-		enum col c = col_priority[i];
-
-		if (ui->col_shown[c])
-			continue;
-		/* strictly in priority order: never skip one for a later,
-		 * narrower column */
-		if (used + width[c] + 1 > cols + 1)
-			break;
-		ui->col_shown[c] = 1;
-		used += width[c] + 1;
-	}
+	/* strictly in priority order: never skip one for a later, narrower
+	 * column */
+	for (int p = 0, full = 0; p < COL_NR && !full; p++)
+		for (int c = 0; c < COL_NR && !full; c++) {
+			if (columns[c].priority != p || ui->col_shown[c])
+				continue;
+			full = used + width[c] + 1 > cols + 1;
+			if (!full) {
+				ui->col_shown[c] = 1;
+				used += width[c] + 1;
+			}
+		}
 	used = 2;
 	for (int c = 0; c < COL_NR; c++) {
 		ui->col_w[c] = width[c];
@@ -299,47 +251,6 @@ static void layout(struct ui *ui, int cols)
 		if (ui->col_shown[c])
 			used += width[c] + 1;
 	}
-}
-
-static void cell(const struct row *r, enum col c, char *buf, size_t len)
-{
-	switch (c) {
-	case COL_PID:
-	case COL_TID:
-	case COL_CPU:
-		fmt_uint(buf, len, row_uvalue(r, c));
-		break;
-	case COL_COMM:
-		snprintf(buf, len, "%.*s", (int)sizeof(r->snap.comm),
-			 r->snap.comm);
-		break;
-	case COL_STATE:
-		snprintf(buf, len, "%s", view_state_name(row_state(r)));
-		break;
-	default:
-		fmt_value(buf, len, r, c);
-		break;
-	}
-}
-
-/* One character in front of each row: what happened to the thread. */
-static char row_mark(const struct screen *s, const struct row *r)
-{
-	if (s->kind == SCREEN_DIFF) {
-		if (r->flags & ROW_APPEARED)
-			return '+';
-		if (r->flags & ROW_GONE)
-			return '-';
-		if (r->flags & ROW_EXITED)
-			return 'x';
-		return r->flags & ROW_CHANGED ? '*' : ' ';
-	}
-	if (r->flags & ROW_EXITED)
-		return 'x';
-	/* on the first sample every thread is new: no mark then */
-	if ((r->flags & ROW_NEW) && s->seq > 1)
-		return '+';
-	return ' ';
 }
 
 /* Whether @s is printable ASCII only: one byte, one cell. */
@@ -351,58 +262,78 @@ static int plain_ascii(const char *s, size_t n)
 	return 1;
 }
 
-/*
- * The usual row, all printable ASCII, as one line of @cols cells of
- * attribute @a in @line, laid out like view_put() lays out each cell; 0
- * when some cell is not ASCII (a UTF-8 thread name, a translated state)
- * and must go cell by cell.  addchnstr() copies such a line into the
- * window as it is, where addnwstr() and even addnstr() decode, measure
- * (wcwidth) and place every character: the table was most of csftop's
- * interactive cost.
- */
-static int ascii_row(const struct ui *ui, const struct screen *s,
-		     const struct row *r, chtype *line, int cols, attr_t a)
+/* Column @c's text for @r as a C string in @t[COL_TEXT_MAX]; its length. */
+static size_t cell(const struct row *r, int c, char *t, const char **text)
 {
-	char buf[64];
+	char *e = t + COL_TEXT_MAX - 1;
+
+	*e = '\0';
+	*text = columns[c].render(e, r, &columns[c]);
+	return (size_t)(e - *text);
+}
+
+/*
+ * Row @r at line @y in attribute @a.  Its cells are laid out in one line
+ * of chtypes, copied into the window with one addchnstr(): addnwstr()
+ * decodes, measures (wcwidth) and places every character, and drawing
+ * the table that way was most of csftop's interactive cost.  A cell that
+ * is not printable ASCII (a UTF-8 thread name, a translated state) is
+ * drawn over it by view_put(), which measures.
+ */
+static void draw_row(const struct ui *ui, const struct screen *s,
+		     const struct row *r, int y, attr_t a)
+{
+	chtype line[1024];
+	int cols = COLS < 1024 ? COLS : 1024, wide[COL_NR], nwide = 0;
+	char t[COL_TEXT_MAX];
+	const char *text;
 
 	for (int x = 0; x < cols; x++)
 		line[x] = ' ' | (chtype)a;
-	line[0] = (chtype)(unsigned char)row_mark(s, r) | (chtype)a;
+	line[0] = (chtype)(unsigned char)mark_of(s, r)->ch | (chtype)a;
 	for (int c = 0; c < COL_NR; c++) {
 		int x = ui->col_x[c], w = ui->col_w[c], n;
 
 		if (!ui->col_shown[c] || x >= cols)
 			continue;
-		cell(r, (enum col)c, buf, sizeof(buf));
-		n = (int)strlen(buf);
-		if (!plain_ascii(buf, (size_t)n))
-			return 0;
+		n = (int)cell(r, c, t, &text);
+		if (!plain_ascii(text, (size_t)n)) {
+			wide[nwide++] = c;
+			continue;
+		}
 		if (w > cols - x)
 			w = cols - x;
 		if (n > w)
 			n = w;
-		if (model_cols[c].kind != COL_KIND_TEXT)
+		if (columns[c].align == ALIGN_RIGHT)
 			x += w - n;
 		for (int i = 0; i < n; i++)
-			line[x + i] = (chtype)(unsigned char)buf[i] | (chtype)a;
+			line[x + i] = (chtype)(unsigned char)text[i] | (chtype)a;
 	}
-	return 1;
+	attrset(a);
+	mvaddchnstr(y, 0, line, cols);
+	if (COLS > cols)
+		mvhline(y, cols, ' ', COLS - cols);
+	for (int i = 0; i < nwide; i++) {
+		int c = wide[i];
+
+		cell(r, c, t, &text);
+		view_put(y, ui->col_x[c], ui->col_w[c], text,
+			 columns[c].align == ALIGN_RIGHT);
+	}
+	attrset(A_NORMAL);
 }
 
 static attr_t row_attr(const struct ui *ui, const struct screen *s,
 		       const struct row *r)
 {
-	switch (row_mark(s, r)) {
-	case '+':
-		return pair(ui, CP_APPEARED);
-	case '-':
-	case 'x':
-		return pair(ui, CP_EXITED) | (ui->colors ? 0 : A_DIM);
-	case '*':
-		return pair(ui, CP_CHANGED);
-	default:
+	const struct mark *mk = mark_of(s, r);
+
+	if (!mk->color)
 		return A_NORMAL;
-	}
+	/* without colours, exited rows are dimmed instead */
+	return pair(ui, mk->color) |
+	       (!ui->colors && mk->color == CP_EXITED ? A_DIM : 0);
 }
 
 static void draw_titles(struct ui *ui, int y)
@@ -412,7 +343,7 @@ static void draw_titles(struct ui *ui, int y)
 	attrset(title);
 	mvhline(y, 0, ' ', COLS);
 	for (int c = 0; c < COL_NR; c++) {
-		int text = model_cols[c].kind == COL_KIND_TEXT;
+		int right = columns[c].align == ALIGN_RIGHT;
 
 		if (!ui->col_shown[c])
 			continue;
@@ -420,7 +351,7 @@ static void draw_titles(struct ui *ui, int y)
 			attrset(pair(ui, CP_LABEL) | A_BOLD |
 				(ui->colors ? 0 : A_NORMAL));
 		view_put(y, ui->col_x[c], ui->col_w[c],
-			 _(model_cols[c].title), !text);
+			 _(columns[c].title), right);
 		attrset(title);
 	}
 	attrset(A_NORMAL);
@@ -437,9 +368,6 @@ static void draw_centered(int y, const char *text)
 static void draw_table(struct ui *ui, const struct screen *s, int y,
 		       int bottom)
 {
-	char buf[64];
-	chtype cells[1024];
-
 	layout(ui, COLS);
 	ui->table_y = y;
 	draw_titles(ui, y);
@@ -477,25 +405,7 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 		a = i == ui->sel ? (pair(ui, CP_SELECTED) |
 				    (ui->colors ? 0 : A_REVERSE))
 				 : row_attr(ui, s, r);
-		attrset(a);
-		if (COLS <= (int)(sizeof(cells) / sizeof(cells[0])) &&
-		    ascii_row(ui, s, r, cells, COLS, a)) {
-			mvaddchnstr(y + 1 + line, 0, cells, COLS);
-			attrset(A_NORMAL);
-			continue;
-		}
-		mvhline(y + 1 + line, 0, ' ', COLS);
-		buf[0] = row_mark(s, r);
-		buf[1] = '\0';
-		view_put(y + 1 + line, 0, 1, buf, 0);
-		for (int c = 0; c < COL_NR; c++) {
-			if (!ui->col_shown[c])
-				continue;
-			cell(r, (enum col)c, buf, sizeof(buf));
-			view_put(y + 1 + line, ui->col_x[c], ui->col_w[c],
-				 buf, model_cols[c].kind != COL_KIND_TEXT);
-		}
-		attrset(A_NORMAL);
+		draw_row(ui, s, r, y + 1 + line, a);
 	}
 }
 
@@ -503,15 +413,16 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 
 static void draw_info(struct ui *ui, const struct screen *s, int y)
 {
-	char line[512], rate[16], ival[32];
+	char line[512], rate[FMT_BUFSZ], ival[FMT_BUFSZ];
 	int n;
 
-	fmt_rate(rate, sizeof(rate), s->csw_rate);
-	fmt_interval(ival, sizeof(ival), (uint64_t)ui->interval_ms * 1000000);
 	n = snprintf(line, sizeof(line),
 		     _("Ctx sw/s: %s  Clock: %s  Interval: %s  "
 		       "Threads: %u  Processes: %u"),
-		     rate, ui->clock_name, ival, s->nthreads, s->nprocs);
+		     FMT_STR(rate, fmt_rate, s->csw_rate), ui->clock_name,
+		     FMT_STR(ival, fmt_interval,
+			     (uint64_t)ui->interval_ms * 1000000),
+		     s->nthreads, s->nprocs);
 	if (ui->denied && n > 0 && (size_t)n < sizeof(line))
 		n += snprintf(line + n, sizeof(line) - (size_t)n,
 			      _("  (%u not readable)"), ui->denied);
@@ -521,7 +432,7 @@ static void draw_info(struct ui *ui, const struct screen *s, int y)
 static void draw_mode(struct ui *ui, const struct screen *s, int y)
 {
 	const struct model *m = ui->model;
-	char mode[128], sort[128], ival[32];
+	char mode[128], sort[128], ival[FMT_BUFSZ];
 	int x = 0;
 
 	switch (m->mode) {
@@ -529,8 +440,8 @@ static void draw_mode(struct ui *ui, const struct screen *s, int y)
 		snprintf(mode, sizeof(mode), "%s", _("FROZEN (screen A)"));
 		break;
 	case MODE_DIFF:
-		fmt_interval(ival, sizeof(ival), s->interval_ns);
-		snprintf(mode, sizeof(mode), _("DIFF B-A over %s"), ival);
+		snprintf(mode, sizeof(mode), _("DIFF B-A over %s"),
+			 FMT_STR(ival, fmt_interval, s->interval_ns));
 		break;
 	default:
 		snprintf(mode, sizeof(mode), "%s", _("LIVE"));
@@ -545,7 +456,7 @@ static void draw_mode(struct ui *ui, const struct screen *s, int y)
 	attrset(A_NORMAL);
 	x = view_width(mode) + 3;
 	snprintf(sort, sizeof(sort), ui->sort_desc ? _("Sort: %s desc") :
-		 _("Sort: %s asc"), _(model_cols[ui->sort_col].title));
+		 _("Sort: %s asc"), _(columns[ui->sort_col].title));
 	if (x < COLS)
 		view_put(y, x, COLS - x, sort, 0);
 	x += view_width(sort) + 2;
@@ -657,8 +568,8 @@ static int help_lines(const char *lines[][2], int n)
 		lines[k][1] = extra[i][1][0] ? _(extra[i][1]) : "";
 	}
 	for (int c = 0; c < COL_NR && k < n; c++, k++) {
-		lines[k][0] = _(model_cols[c].title);
-		lines[k][1] = _(model_cols[c].help);
+		lines[k][0] = _(columns[c].title);
+		lines[k][1] = _(columns[c].help);
 	}
 	return k;
 }
@@ -714,8 +625,8 @@ static void draw_sort_menu(struct ui *ui, int y0)
 	int w = 0, lines = LINES - y0 - 1, first = 0;
 
 	for (int c = 0; c < COL_NR; c++)
-		if (view_width(_(model_cols[c].title)) > w)
-			w = view_width(_(model_cols[c].title));
+		if (view_width(_(columns[c].title)) > w)
+			w = view_width(_(columns[c].title));
 	w += 2;
 	attrset(pair(ui, CP_TITLE) | (ui->colors ? 0 : A_REVERSE));
 	view_put(y0, 0, w, _("Sort by"), 0);
@@ -726,7 +637,7 @@ static void draw_sort_menu(struct ui *ui, int y0)
 		attrset(c == ui->sort_menu_sel ?
 			pair(ui, CP_SELECTED) | (ui->colors ? 0 : A_REVERSE) :
 			A_NORMAL);
-		view_put(y, 0, w, _(model_cols[c].title), 0);
+		view_put(y, 0, w, _(columns[c].title), 0);
 		attrset(A_NORMAL);
 		mvaddch(y, w, '|');
 	}

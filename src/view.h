@@ -85,9 +85,6 @@ enum {
 	CP_CHANGED, CP_KEY, CP_MODE, CP_LABEL,
 };
 
-/* Translated state name for the table. */
-const char *view_state_name(unsigned int state);
-
 /* Put @s at (@y, @x) in exactly @w cells (UTF-8 aware); @right aligns. */
 void view_put(int y, int x, int w, const char *s, int right);
 /* Display width of a UTF-8 string. */

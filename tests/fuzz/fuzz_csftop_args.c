@@ -3,7 +3,7 @@
  * fuzz_csftop_args - csftop's command line (parse_options: -b -n -d -o -s
  * -p and their long forms), its filter (filter_set, what F4 and \ take,
  * and filter_set_pids, what -p takes) and its sort keys
- * (model_col_by_key) on arbitrary strings.
+ * (column_by_key) on arbitrary strings.
  *
  * Input: NUL-separated strings.  The first selects nothing; all of them
  * are csftop's arguments (after argv[0]), and each is also tried as a
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "columns.h"
 #include "options.h"
 
 #define MAX_ARGS 32
@@ -82,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     p += strlen(p) + 1) {
 		argv[argc++] = p;
 		try_filter(p);
-		c = model_col_by_key(p);
+		c = column_by_key(p);
 		fuzz_assert(c >= -1 && c < COL_NR);
 	}
 	argv[argc] = NULL;

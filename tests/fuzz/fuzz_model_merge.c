@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "columns.h"
 #include "model.h"
 
 #define POOL 24
@@ -64,19 +65,20 @@ static void check_screen(const struct screen *s)
 		n = model_select(s, &f, (enum col)col, col & 1, idx);
 		fuzz_assert(n == s->nrows);
 		for (i = 0; i < n; i++) {
-			fuzz_assert(idx[i] < s->nrows);
-			(void)row_value(&s->rows[idx[i]], (enum col)col);
-			(void)row_uvalue(&s->rows[idx[i]], (enum col)col);
-		}
-	}
-	for (i = 0; i < s->nrows; i++) {
-		for (unsigned int st = 0; st < CSF_NR_STATES; st++) {
-			double pct = row_pct(&s->rows[i], st);
+			const struct column *c = &columns[col];
+			char t[COL_TEXT_MAX], *e = t + sizeof(t);
+			size_t len;
 
-			fuzz_assert(pct == pct);	/* not NaN */
+			fuzz_assert(idx[i] < s->nrows);
+			len = (size_t)(e - c->render(e, &s->rows[idx[i]], c));
+			fuzz_assert(len < COL_TEXT_MAX);
+			/* shares and durations fit their columns, whatever */
+			if (c->kind == COL_KIND_PCT || c->kind == COL_KIND_NS)
+				fuzz_assert(len <= (size_t)c->width);
 		}
-		(void)row_state(&s->rows[i]);
 	}
+	for (i = 0; i < s->nrows; i++)
+		(void)row_state(&s->rows[i]);
 	free(idx);
 }
 

@@ -17,8 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "src/columns.h"
 #include "src/fmt.h"
 #include "src/model.h"
+#include "unit.h"
 
 #define MS 1000000ull
 #define SEC 1000000000ull
@@ -103,41 +105,90 @@ static void build_sort_model(struct model *m)
 	ck_assert_int_eq(model_sample(m, b, NSORT, &c1, 1, SEC), 0);
 }
 
+/* A share in percent and a rate per second, as doubles for assertions. */
+static double pct(struct ratio q)
+{
+	return q.den ? 100.0 * (double)q.num / (double)q.den : 0;
+}
+
+static double pct_of(const struct row *r, unsigned int state)
+{
+	return pct(row_share(r, state));
+}
+
+static double per_s(struct ratio q)
+{
+	return q.den ? 1e9 * (double)q.num / (double)q.den : 0;
+}
+
+/* A column's value in its shown unit: percent, per second, or as is. */
+static double value(const struct row *r, enum col col)
+{
+	const struct column *c = &columns[col];
+
+	if (c->uint)
+		return (double)c->uint(r);
+	return c->kind == COL_KIND_PCT ? pct(c->ratio(r)) : per_s(c->ratio(r));
+}
+
+/* The exact order of two rows' values in column @col: -1, 0 or 1. */
+static int cmp_value(const struct row *x, const struct row *y, enum col col)
+{
+	const struct column *c = &columns[col];
+	struct ratio p, q;
+	unsigned __int128 a, b;
+
+	if (c->uint) {
+		uint64_t u = c->uint(x), v = c->uint(y);
+
+		return (u > v) - (u < v);
+	}
+	p = c->ratio(x);
+	q = c->ratio(y);
+	/* a fraction over 0 reads as 0 */
+	a = p.den ? (unsigned __int128)p.num * (q.den ? q.den : 1) : 0;
+	b = q.den ? (unsigned __int128)q.num * (p.den ? p.den : 1) : 0;
+	return (a > b) - (a < b);
+}
+
 static int cmp_col(const struct row *x, const struct row *y, enum col col)
 {
 	if (col == COL_COMM)
 		return strcasecmp(x->snap.comm, y->snap.comm);
-	return (row_value(x, col) > row_value(y, col)) -
-	       (row_value(x, col) < row_value(y, col));
+	return cmp_value(x, y, col);
 }
 
-/* One loop iteration per column and direction: 2 * COL_NR tests. */
+/* Every column, both ways. */
 START_TEST(test_sort_every_column_both_ways)
 {
-	enum col col = (enum col)(_i / 2);
-	int desc = _i % 2;
 	struct model m;
 	size_t idx[NSORT], rev[NSORT], n;
 	const struct screen *s;
 
 	build_sort_model(&m);
 	s = model_shown(&m);
-	n = model_select(s, NULL, col, desc, idx);
-	ck_assert_uint_eq(n, NSORT);
-	for (size_t i = 1; i < n; i++) {
-		int c = cmp_col(&s->rows[idx[i - 1]], &s->rows[idx[i]], col);
+	for (int k = 0; k < 2 * COL_NR; k++) {
+		enum col col = (enum col)(k / 2);
+		int desc = k % 2;
 
-		if (desc)
-			ck_assert_msg(c > 0, "column %s desc: rows %zu,%zu",
-				      model_cols[col].key, i - 1, i);
-		else
-			ck_assert_msg(c < 0, "column %s asc: rows %zu,%zu",
-				      model_cols[col].key, i - 1, i);
+		n = model_select(s, NULL, col, desc, idx);
+		ck_assert_uint_eq(n, NSORT);
+		for (size_t i = 1; i < n; i++) {
+			int c = cmp_col(&s->rows[idx[i - 1]], &s->rows[idx[i]],
+					col);
+
+			if (desc)
+				ck_assert_msg(c > 0, "column %s desc: rows %zu,%zu",
+					      columns[col].key, i - 1, i);
+			else
+				ck_assert_msg(c < 0, "column %s asc: rows %zu,%zu",
+					      columns[col].key, i - 1, i);
+		}
+		/* the other direction is the exact reverse */
+		ck_assert_uint_eq(model_select(s, NULL, col, !desc, rev), NSORT);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_uint_eq(idx[i], rev[n - 1 - i]);
 	}
-	/* the other direction is the exact reverse */
-	ck_assert_uint_eq(model_select(s, NULL, col, !desc, rev), NSORT);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_uint_eq(idx[i], rev[n - 1 - i]);
 	model_free(&m);
 }
 END_TEST
@@ -145,7 +196,7 @@ END_TEST
 START_TEST(test_sort_default_is_runnable_descending)
 {
 	ck_assert_int_eq(COL_DEFAULT_SORT, COL_RUNNABLE_PCT);
-	ck_assert_int_eq(model_cols[COL_DEFAULT_SORT].desc_first, 1);
+	ck_assert_int_eq(columns[COL_DEFAULT_SORT].desc_first, 1);
 }
 END_TEST
 
@@ -169,7 +220,7 @@ END_TEST
 /*
  * Many rows, values spread over every byte of the keys and full of ties:
  * model_select() must give exactly the order of a comparison sort on
- * row_value() with ties by ascending TID, on every numeric column, both
+ * the exact values with ties by ascending TID, on every numeric column, both
  * ways, and also on a screen whose rows are not in TID order.
  */
 #define NMANY 1500
@@ -181,8 +232,7 @@ static int ref_cmp(const void *pa, const void *pb)
 {
 	const struct row *a = *(const struct row *const *)pa;
 	const struct row *b = *(const struct row *const *)pb;
-	double x = row_value(a, ref_col), y = row_value(b, ref_col);
-	int c = (x > y) - (x < y);
+	int c = cmp_value(a, b, ref_col);
 
 	if (ref_desc)
 		c = -c;
@@ -210,7 +260,7 @@ static void check_order(const struct screen *s, enum col col, int desc)
 	for (size_t i = 0; i < n; i++)
 		ck_assert_msg(&s->rows[idx[i]] == ref[i],
 			      "column %s %s: position %zu is tid %u, not %u",
-			      model_cols[col].key, desc ? "desc" : "asc", i,
+			      columns[col].key, desc ? "desc" : "asc", i,
 			      s->rows[idx[i]].snap.tid, ref[i]->snap.tid);
 }
 
@@ -268,12 +318,12 @@ END_TEST
 
 START_TEST(test_col_by_key)
 {
-	ck_assert_int_eq(model_col_by_key("runnable"), COL_RUNNABLE_PCT);
-	ck_assert_int_eq(model_col_by_key("RUN_TOTAL"), COL_RUN_TOTAL);
-	ck_assert_int_eq(model_col_by_key("wakeups"), COL_WAKEUPS);
-	ck_assert_int_eq(model_col_by_key("nosuch"), -1);
+	ck_assert_int_eq(column_by_key("runnable"), COL_RUNNABLE_PCT);
+	ck_assert_int_eq(column_by_key("RUN_TOTAL"), COL_RUN_TOTAL);
+	ck_assert_int_eq(column_by_key("wakeups"), COL_WAKEUPS);
+	ck_assert_int_eq(column_by_key("nosuch"), -1);
 	for (int c = 0; c < COL_NR; c++)
-		ck_assert_int_eq(model_col_by_key(model_cols[c].key), c);
+		ck_assert_int_eq(column_by_key(columns[c].key), c);
 }
 END_TEST
 
@@ -356,9 +406,9 @@ START_TEST(test_first_sample_shows_since_registration)
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r->flags & ROW_NEW);
 	ck_assert_uint_eq(r->interval_ns, SEC);
-	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 30.0, 1e-9);
-	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNABLE), 10.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 50.0, 1e-9);
+	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 30.0, 1e-9);
+	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNABLE), 10.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 50.0, 1e-9);
 	model_free(&m);
 }
 END_TEST
@@ -383,15 +433,15 @@ START_TEST(test_rates_over_interval)
 	ck_assert_int_eq(model_sample(&m, &b, 1, NULL, 0, 500 * MS), 0);
 	r = find(model_shown(&m), 1);
 	ck_assert(!(r->flags & ROW_NEW));
-	ck_assert_double_eq_tol(row_value(r, COL_RUN_PCT), 20.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_RUNNABLE_PCT), 50.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_IOWAIT_PCT), 30.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 20.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_IVCSW_RATE), 40.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_RUNNABLE_TOTAL),
+	ck_assert_double_eq_tol(value(r, COL_RUN_PCT), 20.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_RUNNABLE_PCT), 50.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_IOWAIT_PCT), 30.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 20.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_IVCSW_RATE), 40.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_RUNNABLE_TOTAL),
 				250.0 * MS, 1e-3);
-	ck_assert_double_eq_tol(row_value(r, COL_MIGRATIONS), 3, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_WAKEUPS), 9, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_MIGRATIONS), 3, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_WAKEUPS), 9, 1e-9);
 	model_free(&m);
 }
 END_TEST
@@ -409,7 +459,7 @@ START_TEST(test_rates_never_above_100_percent)
 	model_init(&m, ident);
 	model_sample(&m, &a, 1, NULL, 0, 0);
 	model_sample(&m, &b, 1, NULL, 0, 100 * MS);
-	ck_assert_double_le(row_pct(find(model_shown(&m), 1),
+	ck_assert_double_le(pct_of(find(model_shown(&m), 1),
 				    CSF_STATE_RUNNING), 100.0);
 	model_free(&m);
 }
@@ -435,9 +485,9 @@ START_TEST(test_rates_across_counter_reset)
 	model_sample(&m, &a, 1, NULL, 0, 0);
 	model_sample(&m, &b, 1, NULL, 0, SEC);
 	r = find(model_shown(&m), 1);
-	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 20.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 7.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_IVCSW_RATE), 3.0, 1e-9);
+	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 20.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 7.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_IVCSW_RATE), 3.0, 1e-9);
 	model_free(&m);
 }
 END_TEST
@@ -461,8 +511,8 @@ START_TEST(test_rates_new_incarnation_of_tid)
 	r = find(model_shown(&m), 1);
 	ck_assert(r->flags & ROW_NEW);
 	ck_assert_str_eq(r->snap.comm, "new");
-	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 100.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 10.0, 1e-9);
+	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 100.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 10.0, 1e-9);
 	model_free(&m);
 }
 END_TEST
@@ -482,7 +532,7 @@ START_TEST(test_exited_thread_unmapped_lingers_then_goes)
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r->flags & ROW_EXITED);
 	ck_assert_uint_eq(row_state(r), CSF_STATE_EXITED);
-	ck_assert_double_eq(row_value(r, COL_VCSW_RATE), 0);
+	ck_assert_double_eq(value(r, COL_VCSW_RATE), 0);
 	ck_assert_uint_eq(model_shown(&m)->nthreads, 1);
 	/* still there just before the linger time, gone at it */
 	model_sample(&m, a, 1, NULL, 0, SEC + MODEL_LINGER_NS - 1);
@@ -509,7 +559,7 @@ START_TEST(test_exited_state_in_page_keeps_final_delta)
 	model_sample(&m, &b, 1, NULL, 0, SEC);
 	r = find(model_shown(&m), 1);
 	ck_assert(r->flags & ROW_EXITED);
-	ck_assert_double_eq_tol(row_pct(r, CSF_STATE_RUNNING), 25.0, 1e-9);
+	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 25.0, 1e-9);
 	ck_assert_uint_eq(model_shown(&m)->nthreads, 0);
 	/* the page still reads, but an exited row only lingers */
 	b.now += 3 * SEC;
@@ -553,11 +603,11 @@ START_TEST(test_freeze_stops_screen_sampling_goes_on)
 	ck_assert_int_eq(m.mode, MODE_FROZEN);
 	model_sample(&m, &c, 1, NULL, 0, 2 * SEC);
 	/* shown: still B's 50%; live moved on to 10% */
-	ck_assert_double_eq_tol(row_pct(find(model_shown(&m), 1), 0), 50.0,
+	ck_assert_double_eq_tol(pct_of(find(model_shown(&m), 1), 0), 50.0,
 				1e-9);
-	ck_assert_double_eq_tol(row_pct(find(&m.live, 1), 0), 10.0, 1e-9);
+	ck_assert_double_eq_tol(pct_of(find(&m.live, 1), 0), 10.0, 1e-9);
 	model_live(&m);
-	ck_assert_double_eq_tol(row_pct(find(model_shown(&m), 1), 0), 10.0,
+	ck_assert_double_eq_tol(pct_of(find(model_shown(&m), 1), 0), 10.0,
 				1e-9);
 	model_free(&m);
 }
@@ -607,11 +657,11 @@ START_TEST(test_diff_changed_is_b_minus_a)
 	r = find(model_shown(&m), 1);
 	ck_assert(r->flags & ROW_CHANGED);
 	ck_assert(!(r->flags & (ROW_APPEARED | ROW_GONE)));
-	ck_assert_double_eq_tol(row_value(r, COL_RUN_TOTAL), 500.0 * MS,
+	ck_assert_double_eq_tol(value(r, COL_RUN_TOTAL), 500.0 * MS,
 				1e-3);
-	ck_assert_double_eq_tol(row_value(r, COL_RUNNABLE_PCT), 75.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_VCSW_RATE), 20.0, 1e-9);
-	ck_assert_double_eq_tol(row_value(r, COL_MIGRATIONS), 2, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_RUNNABLE_PCT), 75.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 20.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_MIGRATIONS), 2, 1e-9);
 	model_free(&m);
 }
 END_TEST
@@ -626,7 +676,7 @@ START_TEST(test_diff_unchanged_thread_not_marked)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->flags & (ROW_CHANGED | ROW_APPEARED | ROW_GONE),
 			  0);
-	ck_assert_double_eq(row_value(r, COL_RUN_TOTAL), 0);
+	ck_assert_double_eq(value(r, COL_RUN_TOTAL), 0);
 	model_free(&m);
 }
 END_TEST
@@ -641,7 +691,7 @@ START_TEST(test_diff_appeared)
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r->flags & ROW_APPEARED);
 	/* its whole life is inside A..B: a share of the 2 s span */
-	ck_assert_double_eq_tol(row_value(r, COL_RUN_PCT), 50.0, 1e-9);
+	ck_assert_double_eq_tol(value(r, COL_RUN_PCT), 50.0, 1e-9);
 	model_free(&m);
 }
 END_TEST
@@ -739,12 +789,12 @@ START_TEST(test_cpu_meters_from_stat_and_sched)
 	model_sample(&m, NULL, 0, &a, 1, 0);
 	model_sample(&m, NULL, 0, &b, 1, SEC);
 	c = &model_shown(&m)->cpus[0];
-	ck_assert_double_eq_tol(c->busy_pct, 25.0, 1e-9);
-	ck_assert_double_eq_tol(c->iowait_pct, 10.0, 1e-9);
-	ck_assert_double_eq_tol(c->stat_pct[CSF_STAT_USER], 15.0, 1e-9);
-	ck_assert_double_eq_tol(c->stat_pct[CSF_STAT_SYSTEM], 10.0, 1e-9);
-	ck_assert_double_eq_tol(c->csw_rate, 500.0, 1e-9);
-	ck_assert_double_eq_tol(model_shown(&m)->csw_rate, 500.0, 1e-9);
+	ck_assert_double_eq_tol(pct(c->busy), 25.0, 1e-9);
+	ck_assert_double_eq_tol(pct(c->iowait), 10.0, 1e-9);
+	ck_assert_double_eq_tol(pct(c->stat[CSF_STAT_USER]), 15.0, 1e-9);
+	ck_assert_double_eq_tol(pct(c->stat[CSF_STAT_SYSTEM]), 10.0, 1e-9);
+	ck_assert_double_eq_tol(per_s(c->csw_rate), 500.0, 1e-9);
+	ck_assert_double_eq_tol(per_s(model_shown(&m)->csw_rate), 500.0, 1e-9);
 	model_free(&m);
 }
 END_TEST
@@ -762,10 +812,10 @@ START_TEST(test_cpu_counter_reset_and_quiet_stat)
 	model_sample(&m, NULL, 0, &a, 1, 0);
 	model_sample(&m, NULL, 0, &b, 1, 10 * MS);
 	c = &model_shown(&m)->cpus[0];
-	ck_assert_double_eq_tol(c->busy_pct, 50.0, 1e-9);
-	ck_assert_double_eq_tol(c->csw_rate, 2000.0, 1e-6);
+	ck_assert_double_eq_tol(pct(c->busy), 50.0, 1e-9);
+	ck_assert_double_eq_tol(per_s(c->csw_rate), 2000.0, 1e-6);
 	for (int k = 0; k < CSF_STAT_NR; k++)
-		ck_assert_double_eq(c->stat_pct[k], 0);
+		ck_assert_double_eq(pct(c->stat[k]), 0);
 	model_free(&m);
 }
 END_TEST
@@ -783,71 +833,68 @@ static uint64_t rnd(void)
 	return rnd_state;
 }
 
-/* A double spread over many magnitudes, often near a rounding tie. */
-static double rnd_value(void)
+/* A duration or count over many magnitudes, often on a unit's edge. */
+static uint64_t rnd_u64(void)
 {
-	double v;
-
-	switch (rnd() % 6) {
-	case 0:		/* uniform 0..100, like shares */
-		v = (double)(rnd() >> 11) / (double)(1ull << 53) * 100;
-		break;
-	case 1:		/* an exact tie of one to three decimals */
-		v = ((double)(rnd() % 2000000) + 0.5) / 1000;
-		break;
-	case 2:		/* a decimal with few digits, as a ratio makes it */
-		v = (double)(rnd() % 1000000) / 1e3;
-		break;
-	case 3:		/* next to a tie, either side */
-		v = ((double)(rnd() % 100000) + 0.5) / 100;
-		v = nextafter(v, rnd() % 2 ? 0 : 1e9);
-		break;
-	case 4:		/* any magnitude from 2^-40 to 2^60 */
-		v = ldexp((double)(rnd() >> 11) / (double)(1ull << 53),
-			  (int)(rnd() % 100) - 40);
-		break;
-	default:	/* a ratio of integers, like row_pct() */
-		v = 100.0 * (double)(rnd() % 1000000) /
-		    (double)(rnd() % 1000000 + 1);
-		break;
-	}
-	return rnd() % 16 ? v : -v;
-}
-
-START_TEST(test_fmt_fixed_is_printf)
-{
-	static const double special[] = {
-		0.0, -0.0, 0.05, 0.15, 0.25, 0.35, 0.45, 0.5, 1.5, 2.5,
-		99.95, 99.949999999999989, 9999.5, 0.0005, 0.0015, 1e-300,
-		4.9e-324, 4503599627370495.5, 4503599627370496.0, 1e300,
-		HUGE_VAL, -HUGE_VAL, NAN,
+	static const uint64_t edges[] = {
+		999, 1000, 1050, 999949, 999950, 999950000, 99995000000ull,
+		/* halfway between two printed values */
+		2050, 1250000, 7850000, 1005000000, 2675000000ull,
+		3600000000000ull, 3600000000000000ull, 9999999, 10000000,
+		9999950000ull, 10000000000ull, 5, 0,
 	};
-	char want[512], got[FMT_BUFSZ];
+	uint64_t v = rnd() >> (rnd() % 64);
 
-	for (unsigned int d = 0; d <= 3; d++)
-		for (size_t i = 0; i < sizeof(special) / sizeof(special[0]);
-		     i++) {
-			snprintf(want, sizeof(want), "%.*f", (int)d,
-				 special[i]);
-			fmt_fixed(got, sizeof(got), special[i], d);
-			if (strlen(want) < sizeof(got))
-				ck_assert_str_eq(got, want);
-		}
-	for (int i = 0; i < 100000; i++) {
-		double v = rnd_value();
-		unsigned int d = (unsigned int)(rnd() % 4);
-
-		snprintf(want, sizeof(want), "%.*f", (int)d, v);
-		fmt_fixed(got, sizeof(got), v, d);
-		if (strlen(want) < sizeof(got))
-			ck_assert_msg(!strcmp(got, want), "%.17g %%.%uf: %s, "
-				      "printf %s", v, d, got, want);
-	}
+	if (rnd() % 8 == 0)
+		v = edges[rnd() % (sizeof(edges) / sizeof(edges[0]))] +
+		    rnd() % 3 - 1;
+	return v;
 }
-END_TEST
 
-/* The printf forms fmt.c replaced, kept here as the reference. */
-static void ref_dur(char *buf, size_t len, uint64_t ns)
+/*
+ * The specification, in 128-bit integers: @num * @mul / @den rounded
+ * half up.  *@near says that printf of the nearest double may round it
+ * either way: it is within a thousandth of a unit of a tie (or on one),
+ * or so large that a double's 53 bits do not hold it to that.
+ */
+static uint64_t ref_round(uint64_t num, uint64_t mul, uint64_t den, int *near)
+{
+	unsigned __int128 x = (unsigned __int128)num * mul;
+	unsigned __int128 q = x / den, r2 = 2 * (x % den);
+	unsigned __int128 off = r2 > den ? r2 - den : den - r2;
+
+	if (near)
+		*near |= off <= den / 1000 || q >= 1000000000000ull;
+	q += r2 >= den;
+	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+/* @q / 10^@dec with @dec decimals and @unit, by printf of integers */
+static void ref_fixed(char *buf, size_t len, uint64_t q, int dec,
+		      const char *unit)
+{
+	static const uint64_t p10[] = { 1, 10, 100, 1000 };
+
+	if (dec)
+		snprintf(buf, len, "%llu.%0*llu%s",
+			 (unsigned long long)(q / p10[dec]), dec,
+			 (unsigned long long)(q % p10[dec]), unit);
+	else
+		snprintf(buf, len, "%llu%s", (unsigned long long)q, unit);
+}
+
+static const char *got_of(char *buf, char *start)
+{
+	buf[FMT_BUFSZ - 1] = '\0';
+	return start;
+}
+
+/*
+ * The printf form each function stands for, of the nearest double.  Each
+ * form ends where its rounded value would need the next: csftop before
+ * integer formatting printed 9999.5k to 9999.9k (and M) as "10.0M" (and G).
+ */
+static void printf_dur(char *buf, size_t len, uint64_t ns)
 {
 	unsigned long long s = ns / 1000000000ull;
 
@@ -867,56 +914,197 @@ static void ref_dur(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%llud", s / 86400);
 }
 
-static void ref_rate(char *buf, size_t len, double v)
+static void printf_rate(char *buf, size_t len, double v)
 {
-	if (v < 0)
-		v = 0;
 	if (v < 9999.5)
 		snprintf(buf, len, v < 99.95 ? "%.1f" : "%.0f", v);
-	else if (v < 9999.5e3)
+	else if (v < 9999.95e3)
 		snprintf(buf, len, "%.1fk", v / 1e3);
-	else if (v < 9999.5e6)
+	else if (v < 9999.95e6)
 		snprintf(buf, len, "%.1fM", v / 1e6);
 	else
 		snprintf(buf, len, "%.1fG", v / 1e9);
 }
 
-static void ref_count(char *buf, size_t len, uint64_t n)
+/* The same, by the specification; *@near as ref_round() */
+static void ref_dur(char *buf, size_t len, uint64_t ns, int *near)
 {
-	if (n < 10000000)
-		snprintf(buf, len, "%llu", (unsigned long long)n);
-	else if (n < 10000000000ull)
-		snprintf(buf, len, "%.1fM", (double)n / 1e6);
+	if (ns < 1000 || ns >= 99995000000ull)
+		printf_dur(buf, len, ns);	/* integers: no rounding */
+	else if (ns < 999950)
+		ref_fixed(buf, len, ref_round(ns, 1, 100, near), 1, "us");
+	else if (ns < 999950000)
+		ref_fixed(buf, len, ref_round(ns, 1, 100000, near), 1, "ms");
 	else
-		snprintf(buf, len, "%.1fG", (double)n / 1e9);
+		ref_fixed(buf, len, ref_round(ns, 1, 10000000, near), 2, "s");
 }
 
-/* A duration or count over many magnitudes, often on a unit's edge. */
-static uint64_t rnd_u64(void)
+static void ref_rate(char *buf, size_t len, uint64_t n, uint64_t ns, int *near)
 {
-	static const uint64_t edges[] = {
-		999, 1000, 1050, 999949, 999950, 999950000, 99995000000ull,
-		/* halfway between two printed values: printf's own rounding */
-		2050, 1250000, 7850000, 1005000000, 2675000000ull,
-		3600000000000ull, 3600000000000000ull, 9999999, 10000000,
-		10000000000ull, 5, 0,
-	};
-	uint64_t v = rnd() >> (rnd() % 64);
+	uint64_t q;
 
-	if (rnd() % 8 == 0)
-		v = edges[rnd() % (sizeof(edges) / sizeof(edges[0]))] +
-		    rnd() % 3 - 1;
-	return v;
+	if (!ns || !n) {
+		snprintf(buf, len, "0.0");
+	} else if ((q = ref_round(n, 10000000000ull, ns, near)) < 1000) {
+		ref_fixed(buf, len, q, 1, "");
+	} else if ((q = ref_round(n, 1000000000ull, ns, near)) < 10000) {
+		ref_fixed(buf, len, q, 0, "");
+	} else if ((q = ref_round(n, 10000000ull, ns, near)) < 100000) {
+		ref_fixed(buf, len, q, 1, "k");
+	} else if ((q = ref_round(n, 10000ull, ns, near)) < 100000) {
+		ref_fixed(buf, len, q, 1, "M");
+	} else {
+		ref_fixed(buf, len, ref_round(n, 10, ns, near), 1, "G");
+	}
+}
+
+static void ref_count(char *buf, size_t len, uint64_t n, int *near)
+{
+	uint64_t q;
+
+	if (n < 10000000)
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	else if ((q = ref_round(n, 1, 100000, near)) < 100000)
+		ref_fixed(buf, len, q, 1, "M");
+	else
+		ref_fixed(buf, len, ref_round(n, 1, 100000000, near), 1, "G");
 }
 
 /*
- * fmt_value() writes the common zeros and full shares without formatting:
- * it must print exactly what the general formatters print for every cell,
- * and what fmt_value_zero() takes for zero must print as fmt_zero().
+ * Every form against the specification, and against printf of the
+ * nearest double wherever that is not within a hair of a tie.
  */
-START_TEST(test_fmt_value_shortcuts_are_exact)
+START_TEST(test_fmt_is_printf_rounded_half_up)
 {
-	char want[FMT_BUFSZ], got[FMT_BUFSZ];
+	char want[64], pf[64], buf[FMT_BUFSZ];
+
+	for (int i = 0; i < 100000; i++) {
+		uint64_t u = rnd_u64(), den = rnd_u64() | 1, num;
+		int near = 0;
+
+		ck_assert_str_eq(got_of(buf, fmt_uint(buf + FMT_BUFSZ - 1, u)),
+				 (snprintf(want, sizeof(want), "%llu",
+					   (unsigned long long)u), want));
+
+		ref_dur(want, sizeof(want), u, &near);
+		ck_assert_msg(!strcmp(got_of(buf, fmt_dur(buf + FMT_BUFSZ - 1, u)),
+				      want), "dur %llu: %s, not %s",
+			      (unsigned long long)u, buf + FMT_BUFSZ - 1 -
+			      strlen(want), want);
+		printf_dur(pf, sizeof(pf), u);
+		ck_assert_msg(near || !strcmp(pf, want), "dur %llu: %s, printf %s",
+			      (unsigned long long)u, want, pf);
+
+		near = 0;
+		ref_count(want, sizeof(want), u, &near);
+		ck_assert_str_eq(got_of(buf, fmt_count(buf + FMT_BUFSZ - 1, u)),
+				 want);
+		snprintf(pf, sizeof(pf), u < 10000000 ? "%.0f" :
+			 u < 9999950000ull ? "%.1fM" : "%.1fG",
+			 u < 10000000 ? (double)u : u < 9999950000ull ?
+			 (double)u / 1e6 : (double)u / 1e9);
+		ck_assert_msg(near || !strcmp(pf, want), "count %llu: %s, printf %s",
+			      (unsigned long long)u, want, pf);
+
+		/* a share: a part of the interval, sometimes more than all */
+		num = rnd() % 4 ? rnd_u64() % den : rnd() % 2 ? den : 0;
+		near = 0;
+		if (!num) {
+			snprintf(want, sizeof(want), "0.0");
+		} else {
+			uint64_t q = ref_round(num, 1000, den, &near);
+
+			ref_fixed(want, sizeof(want), q < 1000 ? q : 1000, 1, "");
+		}
+		ck_assert_str_eq(got_of(buf, fmt_pct(buf + FMT_BUFSZ - 1,
+						     (struct ratio){ num, den })),
+				 want);
+		snprintf(pf, sizeof(pf), "%.1f", 100.0 * (double)num / (double)den);
+		ck_assert_msg(near || !strcmp(pf, want), "pct %llu/%llu: %s, printf %s",
+			      (unsigned long long)num, (unsigned long long)den,
+			      want, pf);
+
+		/* a rate: any count over any interval */
+		num = rnd_u64();
+		near = 0;
+		ref_rate(want, sizeof(want), num, den, &near);
+		ck_assert_str_eq(got_of(buf, fmt_rate(buf + FMT_BUFSZ - 1,
+						      (struct ratio){ num, den })),
+				 want);
+		printf_rate(pf, sizeof(pf), 1e9 * (double)num / (double)den);
+		ck_assert_msg(near || !strcmp(pf, want),
+			      "rate %llu/%llu ns: %s, printf %s",
+			      (unsigned long long)num, (unsigned long long)den,
+			      want, pf);
+
+		/* CSV and JSON: two decimals of a percent and of a rate */
+		near = 0;
+		ref_fixed(want, sizeof(want), ref_round(num, 10000, den, &near),
+			  2, "");
+		ck_assert_str_eq(got_of(buf, fmt_decimal(buf + FMT_BUFSZ - 1,
+							 (struct ratio){ num, den },
+							 100, 2)), want);
+		ref_fixed(want, sizeof(want), ref_round(num, 100000000000ull, den,
+							NULL), 2, "");
+		ck_assert_str_eq(got_of(buf, fmt_decimal(buf + FMT_BUFSZ - 1,
+							 (struct ratio){ num, den },
+							 1000000000, 2)), want);
+	}
+}
+END_TEST
+
+/* Ties go up, where printf's nearest double goes to even or down. */
+START_TEST(test_fmt_ties_round_half_up)
+{
+	static const struct {
+		const char *want;
+		char *(*pct)(char *, struct ratio);
+		char *(*dur)(char *, uint64_t);
+		struct ratio q;
+		uint64_t u;
+	} cases[] = {
+		{ "6.3", fmt_pct, NULL, { 1, 16 }, 0 },		/* 6.25 */
+		{ "0.3", fmt_pct, NULL, { 1, 400 }, 0 },	/* 0.25 */
+		{ "563", fmt_rate, NULL, { 5625, 10000000000ull }, 0 },
+		{ "2.1us", NULL, fmt_dur, { 0, 0 }, 2050 },
+		{ "1.3ms", NULL, fmt_dur, { 0, 0 }, 1250000 },
+		{ "2.68s", NULL, fmt_dur, { 0, 0 }, 2675000000ull },
+		{ "2m05s", NULL, fmt_dur, { 0, 0 }, 125000000000ull },
+		{ "2h07m", NULL, fmt_dur, { 0, 0 }, 7620000000000ull },
+		{ "213503d", NULL, fmt_dur, { 0, 0 }, UINT64_MAX },
+		{ "10.0G", NULL, fmt_count, { 0, 0 }, 9999950000ull },
+		{ "9999.9M", NULL, fmt_count, { 0, 0 }, 9999949999ull },
+		{ "100.0", fmt_pct, NULL, { 3, 2 }, 0 },	/* clamped */
+		{ "0.0", fmt_pct, NULL, { 1, 0 }, 0 },		/* no interval */
+		{ "0.0", fmt_rate, NULL, { 7, 0 }, 0 },
+		{ "18446744073709551615", NULL, fmt_uint, { 0, 0 }, UINT64_MAX },
+	};
+	char buf[FMT_BUFSZ];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = cases[i].pct ?
+			FMT_STR(buf, cases[i].pct, cases[i].q) :
+			FMT_STR(buf, cases[i].dur, cases[i].u);
+
+		ck_assert_msg(!strcmp(got, cases[i].want), "case %zu: %s, not %s",
+			      i, got, cases[i].want);
+	}
+	/* 3.125 percent to two decimals, and a wall clock to the ms */
+	ck_assert_str_eq(FMT_STR(buf, fmt_decimal, ((struct ratio){ 1, 32 }),
+				 100, 2), "3.13");
+	ck_assert_str_eq(FMT_STR(buf, fmt_decimal,
+				 ((struct ratio){ 1764600000123500000ull,
+						  1000000000 }), 1, 3),
+			 "1764600000.124");
+	ck_assert_str_eq(FMT_STR(buf, fmt_interval, 1500000000ull), "1.5 s");
+	ck_assert_str_eq(FMT_STR(buf, fmt_interval, 10000000ull), "10 ms");
+}
+END_TEST
+
+/* Every number column renders its value with its kind's formatter. */
+START_TEST(test_columns_render_their_values)
+{
+	char want[FMT_BUFSZ], got[COL_TEXT_MAX];
 	struct row r;
 
 	for (int i = 0; i < 20000; i++) {
@@ -937,182 +1125,76 @@ START_TEST(test_fmt_value_shortcuts_are_exact)
 		r.snap.tgid = (uint32_t)(rnd() % 3);
 		r.snap.cpu = (uint32_t)(rnd() % 3);
 		for (int c = 0; c < COL_NR; c++) {
-			if (model_cols[c].kind == COL_KIND_TEXT)
+			const struct column *col = &columns[c];
+			const char *w;
+			char *e = got + sizeof(got) - 1;
+
+			if (col->kind == COL_KIND_TEXT)
 				continue;
-			switch (model_cols[c].kind) {
+			switch (col->kind) {
 			case COL_KIND_PCT:
-				fmt_pct(want, sizeof(want), row_value(&r, c));
+				w = FMT_STR(want, fmt_pct, col->ratio(&r));
 				break;
 			case COL_KIND_NS:
-				fmt_dur(want, sizeof(want), row_uvalue(&r, c));
+				w = FMT_STR(want, fmt_dur, col->uint(&r));
 				break;
 			case COL_KIND_RATE:
-				fmt_rate(want, sizeof(want), row_value(&r, c));
+				w = FMT_STR(want, fmt_rate, col->ratio(&r));
 				break;
 			default:
-				fmt_count(want, sizeof(want),
-					  row_uvalue(&r, c));
+				/* ids in full, counts compact */
+				if (c == COL_PID || c == COL_TID ||
+				    c == COL_CPU)
+					w = FMT_STR(want, fmt_uint,
+						    col->uint(&r));
+				else
+					w = FMT_STR(want, fmt_count,
+						    col->uint(&r));
 				break;
 			}
-			ck_assert_uint_eq(fmt_value(got, sizeof(got), &r, c),
-					  strlen(want));
-			ck_assert_msg(!strcmp(got, want), "%s: %s, not %s",
-				      model_cols[c].key, got, want);
-			/* a tiny share also prints 0.0: one way only */
-			if (fmt_value_zero(&r, c))
-				ck_assert_str_eq(want, fmt_zero(c));
+			*e = '\0';
+			ck_assert_msg(!strcmp(col->render(e, &r, col), w),
+				      "%s: %s, not %s", col->key,
+				      col->render(e, &r, col), w);
 		}
 	}
 }
 END_TEST
-
-/*
- * The table cells are " %7s" of fmt_value() and " %*llu" of a number,
- * however they are built; wider values push on, never cut.
- */
-START_TEST(test_fmt_cells_are_printf)
-{
-	char want[64], got[128], text[FMT_BUFSZ];
-	struct row r;
-
-	for (int i = 0; i < 20000; i++) {
-		uint64_t u = rnd_u64();
-		unsigned int w = 1 + (unsigned int)(rnd() % FMT_CELL_W);
-		char *end;
-
-		snprintf(want, sizeof(want), " %*llu", (int)w,
-			 (unsigned long long)u);
-		memset(got, 'z', sizeof(got));
-		end = fmt_cell_uint(got, u, w);
-		ck_assert_uint_eq((size_t)(end - got), strlen(want));
-		ck_assert_msg(!memcmp(got, want, strlen(want)),
-			      "%llu in %u: \"%.*s\", not \"%s\"",
-			      (unsigned long long)u, w, (int)(end - got), got,
-			      want);
-
-		memset(&r, 0, sizeof(r));
-		r.interval_ns = rnd() % 4 ? rnd_u64() : 0;
-		for (int st = 0; st < CSF_NR_STATES; st++) {
-			r.delta_ns[st] = rnd() % 2 ? rnd_u64() %
-				(r.interval_ns | 1) : r.interval_ns;
-			r.total_ns[st] = rnd_u64();
-		}
-		r.d_nvcsw = rnd_u64();
-		r.d_nivcsw = rnd() % 2 ? rnd_u64() : (uint64_t)-1;
-		r.migrations = rnd_u64();
-		r.wakeups = rnd_u64();
-		for (int c = COL_RUN_PCT; c < COL_NR; c++) {
-			fmt_value(text, sizeof(text), &r, (enum col)c);
-			snprintf(want, sizeof(want), " %7s", text);
-			memset(got, 'z', sizeof(got));
-			end = fmt_cell(got, &r, (enum col)c);
-			ck_assert_uint_eq((size_t)(end - got), strlen(want));
-			ck_assert_msg(!memcmp(got, want, strlen(want)),
-				      "%s: \"%.*s\", not \"%s\"",
-				      model_cols[c].key, (int)(end - got), got,
-				      want);
-		}
-	}
-}
-END_TEST
-
-START_TEST(test_fmt_columns_are_printf)
-{
-	char want[64], got[FMT_BUFSZ];
-
-	for (int i = 0; i < 50000; i++) {
-		uint64_t u = rnd_u64();
-		double v = rnd_value() * (double)(1ull << (rnd() % 40));
-
-		ref_dur(want, sizeof(want), u);
-		fmt_dur(got, sizeof(got), u);
-		ck_assert_msg(!strcmp(got, want), "dur %llu: %s, printf %s",
-			      (unsigned long long)u, got, want);
-		ref_count(want, sizeof(want), u);
-		fmt_count(got, sizeof(got), u);
-		ck_assert_msg(!strcmp(got, want), "count %llu: %s, printf %s",
-			      (unsigned long long)u, got, want);
-		ref_rate(want, sizeof(want), v);
-		fmt_rate(got, sizeof(got), v);
-		ck_assert_msg(!strcmp(got, want), "rate %.17g: %s, printf %s",
-			      v, got, want);
-		snprintf(want, sizeof(want), "%.1f",
-			 v < 0 ? 0 : v > 100 ? 100 : v);
-		fmt_pct(got, sizeof(got), v);
-		ck_assert_msg(!strcmp(got, want), "pct %.17g: %s, printf %s",
-			      v, got, want);
-		snprintf(want, sizeof(want), "%llu", (unsigned long long)u);
-		fmt_uint(got, sizeof(got), u);
-		ck_assert_str_eq(got, want);
-	}
-	/* truncated like snprintf */
-	ck_assert_uint_eq(fmt_dur(got, 4, 123456789), 3);
-	ck_assert_str_eq(got, "123");
-	ck_assert_uint_eq(fmt_uint(got, 1, 42), 0);
-	ck_assert_str_eq(got, "");
-}
-END_TEST
-
-static Suite *model_suite(void)
-{
-	Suite *s = suite_create("model");
-	TCase *t;
-
-	t = tcase_create("sort");
-	tcase_add_loop_test(t, test_sort_every_column_both_ways, 0,
-			    2 * COL_NR);
-	tcase_add_test(t, test_sort_default_is_runnable_descending);
-	tcase_add_test(t, test_sort_ties_broken_by_tid);
-	tcase_add_test(t, test_sort_many_rows_matches_comparison_sort);
-	tcase_add_test(t, test_col_by_key);
-	suite_add_tcase(s, t);
-
-	t = tcase_create("filter");
-	tcase_add_test(t, test_filter_by_pid_and_tid);
-	tcase_add_test(t, test_filter_by_name_substring);
-	tcase_add_test(t, test_filter_bad_pid_lists_rejected);
-	suite_add_tcase(s, t);
-
-	t = tcase_create("rates");
-	tcase_add_test(t, test_first_sample_shows_since_registration);
-	tcase_add_test(t, test_rates_over_interval);
-	tcase_add_test(t, test_rates_never_above_100_percent);
-	tcase_add_test(t, test_rates_across_counter_reset);
-	tcase_add_test(t, test_rates_new_incarnation_of_tid);
-	tcase_add_test(t, test_exited_thread_unmapped_lingers_then_goes);
-	tcase_add_test(t, test_exited_state_in_page_keeps_final_delta);
-	tcase_add_test(t, test_counts_threads_and_processes);
-	tcase_add_test(t, test_cpu_meters_from_stat_and_sched);
-	tcase_add_test(t, test_cpu_counter_reset_and_quiet_stat);
-	suite_add_tcase(s, t);
-
-	t = tcase_create("freeze_diff");
-	tcase_add_test(t, test_freeze_stops_screen_sampling_goes_on);
-	tcase_add_test(t, test_diff_changed_is_b_minus_a);
-	tcase_add_test(t, test_diff_unchanged_thread_not_marked);
-	tcase_add_test(t, test_diff_appeared);
-	tcase_add_test(t, test_diff_exited);
-	tcase_add_test(t, test_diff_exited_after_linger);
-	tcase_add_test(t, test_diff_sortable_and_filterable);
-	tcase_add_test(t, test_diff_back_to_live);
-	suite_add_tcase(s, t);
-
-	t = tcase_create("fmt");
-	tcase_add_test(t, test_fmt_fixed_is_printf);
-	tcase_add_test(t, test_fmt_columns_are_printf);
-	tcase_add_test(t, test_fmt_value_shortcuts_are_exact);
-	tcase_add_test(t, test_fmt_cells_are_printf);
-	suite_add_tcase(s, t);
-	return s;
-}
 
 int main(void)
 {
-	SRunner *sr = srunner_create(model_suite());
-	int failed;
+	const TTest *const tests[] = {
+		test_sort_every_column_both_ways,
+		test_sort_default_is_runnable_descending,
+		test_sort_ties_broken_by_tid,
+		test_sort_many_rows_matches_comparison_sort,
+		test_col_by_key,
+		test_filter_by_pid_and_tid,
+		test_filter_by_name_substring,
+		test_filter_bad_pid_lists_rejected,
+		test_first_sample_shows_since_registration,
+		test_rates_over_interval,
+		test_rates_never_above_100_percent,
+		test_rates_across_counter_reset,
+		test_rates_new_incarnation_of_tid,
+		test_exited_thread_unmapped_lingers_then_goes,
+		test_exited_state_in_page_keeps_final_delta,
+		test_counts_threads_and_processes,
+		test_cpu_meters_from_stat_and_sched,
+		test_cpu_counter_reset_and_quiet_stat,
+		test_freeze_stops_screen_sampling_goes_on,
+		test_diff_changed_is_b_minus_a,
+		test_diff_unchanged_thread_not_marked,
+		test_diff_appeared,
+		test_diff_exited,
+		test_diff_exited_after_linger,
+		test_diff_sortable_and_filterable,
+		test_diff_back_to_live,
+		test_fmt_is_printf_rounded_half_up,
+		test_fmt_ties_round_half_up,
+		test_columns_render_their_values,
+		NULL,
+	};
 
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run_tests("model", tests);
 }

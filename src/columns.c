@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * columns.c - the column table and the mark table: see columns.h.
+ */
+#include <config.h>
+
+#include <string.h>
+#include <strings.h>
+
+#include "columns.h"
+#include "fmt.h"
+#include "i18n.h"
+#include "view.h"
+
+/* --- values --------------------------------------------------------- */
+
+static uint64_t pid(const struct row *r) { return r->snap.tgid; }
+static uint64_t tid(const struct row *r) { return r->snap.tid; }
+static uint64_t state(const struct row *r) { return row_state(r); }
+static uint64_t cpu(const struct row *r) { return r->snap.cpu; }
+static uint64_t migrations(const struct row *r) { return r->migrations; }
+static uint64_t wakeups(const struct row *r) { return r->wakeups; }
+static struct ratio vcsw(const struct row *r)
+{ return row_rate(r, r->d_nvcsw); }
+static struct ratio ivcsw(const struct row *r)
+{ return row_rate(r, r->d_nivcsw); }
+
+/* a state's share of the interval and its total */
+#define STATE_VALUES(name, st)						\
+	static struct ratio name##_pct(const struct row *r)		\
+	{ return row_share(r, st); }					\
+	static uint64_t name##_total(const struct row *r)		\
+	{ return r->total_ns[st]; }
+STATE_VALUES(run, CSF_STATE_RUNNING)
+STATE_VALUES(runnable, CSF_STATE_RUNNABLE)
+STATE_VALUES(sleep, CSF_STATE_SLEEPING)
+STATE_VALUES(iowait, CSF_STATE_IOWAIT)
+STATE_VALUES(blocked, CSF_STATE_BLOCKED)
+#undef STATE_VALUES
+
+/* the name may fill its 16 bytes without a NUL */
+static const char *comm(const struct row *r, char *buf)
+{
+	memcpy(buf, r->snap.comm, sizeof(r->snap.comm));
+	buf[sizeof(r->snap.comm)] = '\0';
+	return buf;
+}
+
+static const char *state_key(const struct row *r, char *buf)
+{
+	(void)buf;
+	return csf_state_name(row_state(r));
+}
+
+/* --- renderers ------------------------------------------------------ */
+
+static char *render_uint(char *e, const struct row *r, const struct column *col)
+{
+	return fmt_uint(e, col->uint(r));
+}
+
+static char *render_count(char *e, const struct row *r,
+			  const struct column *col)
+{
+	return fmt_count(e, col->uint(r));
+}
+
+static char *render_dur(char *e, const struct row *r, const struct column *col)
+{
+	return fmt_dur(e, col->uint(r));
+}
+
+static char *render_pct(char *e, const struct row *r, const struct column *col)
+{
+	return fmt_pct(e, col->ratio(r));
+}
+
+static char *render_rate(char *e, const struct row *r, const struct column *col)
+{
+	return fmt_rate(e, col->ratio(r));
+}
+
+static char *put_text(char *e, const char *s)
+{
+	size_t n = strnlen(s, COL_TEXT_MAX - 1);
+
+	e -= n;
+	memcpy(e, s, n);
+	return e;
+}
+
+static char *render_comm(char *e, const struct row *r, const struct column *col)
+{
+	char name[COL_TEXT_MAX];
+
+	return put_text(e, col->text(r, name));
+}
+
+static char *render_state(char *e, const struct row *r,
+			  const struct column *col)
+{
+	(void)col;
+	return put_text(e, col_state_name(row_state(r)));
+}
+
+/* --- the table ------------------------------------------------------ */
+
+/* -b text gives every number but CPU seven characters, as it always has */
+#define BATCH_W 7
+
+#define ID(k, t, h, w, prio, fn)					\
+	{ .key = k, .title = t, .help = h, .kind = COL_KIND_INT,	\
+	  .align = ALIGN_RIGHT, .width = w, .batch_width = w,		\
+	  .priority = prio, .uint = fn, .render = render_uint }
+#define SHARE(k, t, h, prio, fn)					\
+	{ .key = k, .title = t, .help = h, .kind = COL_KIND_PCT,	\
+	  .align = ALIGN_RIGHT, .width = FMT_PCT_W,			\
+	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
+	  .ratio = fn, .render = render_pct }
+#define TOTAL(k, t, h, prio, fn)					\
+	{ .key = k, .title = t, .help = h, .kind = COL_KIND_NS,		\
+	  .align = ALIGN_RIGHT, .width = FMT_DUR_W,			\
+	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
+	  .uint = fn, .render = render_dur }
+#define RATE(k, t, h, prio, fn)						\
+	{ .key = k, .title = t, .help = h, .kind = COL_KIND_RATE,	\
+	  .align = ALIGN_RIGHT, .width = FMT_RATE_W,			\
+	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
+	  .ratio = fn, .render = render_rate }
+#define COUNT(k, t, h, prio, fn)					\
+	{ .key = k, .title = t, .help = h, .kind = COL_KIND_INT,	\
+	  .align = ALIGN_RIGHT, .width = FMT_COUNT_W,			\
+	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
+	  .uint = fn, .render = render_count }
+
+/* Priorities: a thread's identity and the signature column stay longest. */
+const struct column columns[COL_NR] = {
+	[COL_PID] = ID("pid", N_("PID"), N_("process id (tgid)"), 7, 0, pid),
+	[COL_TID] = ID("tid", N_("TID"), N_("thread id"), 7, 1, tid),
+	[COL_COMM] = { .key = "comm", .title = N_("COMM"),
+		       .help = N_("thread name"), .kind = COL_KIND_TEXT,
+		       .align = ALIGN_LEFT, .width = 15, .batch_width = 15,
+		       .priority = 2, .text = comm, .render = render_comm },
+	[COL_STATE] = { .key = "state", .title = N_("STATE"),
+			.help = N_("state at sample time"),
+			.kind = COL_KIND_TEXT, .align = ALIGN_LEFT,
+			.width = 0, .batch_width = 8, .priority = 3,
+			.uint = state, .text = state_key,
+			.render = render_state },
+	[COL_CPU] = ID("cpu", N_("CPU"), N_("CPU it runs or last ran on"), 3,
+		       9, cpu),
+	[COL_RUN_PCT] = SHARE("run", N_("RUN%"),
+			      N_("share of the interval on a CPU"), 5,
+			      run_pct),
+	[COL_RUNNABLE_PCT] = SHARE("runnable", N_("RUNQ%"),
+				   N_("share of the interval waiting for a "
+				      "CPU"), 4, runnable_pct),
+	[COL_SLEEP_PCT] = SHARE("sleep", N_("SLEEP%"),
+				N_("share of the interval sleeping"), 6,
+				sleep_pct),
+	[COL_IOWAIT_PCT] = SHARE("iowait", N_("IOW%"),
+				 N_("share of the interval waiting for I/O"),
+				 7, iowait_pct),
+	[COL_BLOCKED_PCT] = SHARE("blocked", N_("BLK%"),
+				  N_("share of the interval blocked "
+				     "otherwise"), 8, blocked_pct),
+	[COL_RUN_TOTAL] = TOTAL("run_total", N_("RUN"),
+				N_("total time on a CPU"), 13, run_total),
+	[COL_RUNNABLE_TOTAL] = TOTAL("runnable_total", N_("RUNQ"),
+				     N_("total time waiting for a CPU"), 12,
+				     runnable_total),
+	[COL_SLEEP_TOTAL] = TOTAL("sleep_total", N_("SLEEP"),
+				  N_("total time sleeping"), 15, sleep_total),
+	[COL_IOWAIT_TOTAL] = TOTAL("iowait_total", N_("IOW"),
+				   N_("total time waiting for I/O"), 14,
+				   iowait_total),
+	[COL_BLOCKED_TOTAL] = TOTAL("blocked_total", N_("BLK"),
+				    N_("total time blocked otherwise"), 16,
+				    blocked_total),
+	[COL_VCSW_RATE] = RATE("vcsw", N_("VCSW/s"),
+			       N_("voluntary context switches per second"),
+			       10, vcsw),
+	[COL_IVCSW_RATE] = RATE("ivcsw", N_("IVCSW/s"),
+				N_("involuntary context switches per second"),
+				11, ivcsw),
+	[COL_MIGRATIONS] = COUNT("migrations", N_("MIGR"),
+				 N_("migrations between CPUs"), 17,
+				 migrations),
+	[COL_WAKEUPS] = COUNT("wakeups", N_("WAKEUPS"), N_("wakeups"), 18,
+			      wakeups),
+};
+
+int column_by_key(const char *key)
+{
+	for (int c = 0; c < COL_NR; c++)
+		if (!strcasecmp(key, columns[c].key))
+			return c;
+	return -1;
+}
+
+const char *col_state_name(unsigned int st)
+{
+	/* looked up once: a gettext lookup costs more than a row's numbers */
+	static const char *names[CSF_STATE_EXITED + 1];
+
+	if (st > CSF_STATE_EXITED)
+		return "?";
+	if (!names[st])
+		names[st] = _(csf_state_name(st));
+	return names[st];
+}
+
+/* --- marks ---------------------------------------------------------- */
+
+/*
+ * Live rows carry only ROW_EXITED and ROW_NEW, diff rows only the others
+ * and ROW_EXITED, so one order serves both: exited before new, appeared
+ * and gone before exited.
+ */
+static const struct mark marks[] = {
+	{ ROW_APPEARED, '+', "appeared", CP_APPEARED },
+	{ ROW_GONE, '-', "gone", CP_EXITED },
+	{ ROW_EXITED, 'x', "exited", CP_EXITED },
+	{ ROW_CHANGED, '*', "changed", CP_CHANGED },
+	{ ROW_NEW, '+', "new", CP_APPEARED },
+};
+static const struct mark no_mark = { 0, ' ', "", 0 };
+
+const struct mark *mark_of(const struct screen *s, const struct row *r)
+{
+	unsigned int flags = r->flags;
+
+	/* on the first sample every thread is new: no mark then */
+	if (s->seq <= 1)
+		flags &= ~ROW_NEW;
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (flags & marks[i].flag)
+			return &marks[i];
+	return &no_mark;
+}

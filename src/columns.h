@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * columns.h - the thread table's columns and the marks in front of its
+ * rows, in the spirit of htop's ProcessFieldData: the screen's layout, the
+ * text, CSV and JSON output and the sort all read columns[], so that a
+ * column is added in one place (see the README's developer notes).
+ *
+ * No curses here: the model's unit tests and the fuzz targets link it.
+ */
+#ifndef CSFTOP_COLUMNS_H
+#define CSFTOP_COLUMNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+enum col_align { ALIGN_LEFT, ALIGN_RIGHT };
+
+struct column {
+	const char *key;	/* stable name: -s, CSV header, JSON key */
+	const char *title;	/* N_() marked; translate with _() to show */
+	const char *help;	/* N_() marked; one line for the help screen */
+	enum col_kind kind;	/* how CSV and JSON write the value */
+	enum col_align align;
+	/* screen cells its values need (the title may need more); 0: as
+	 * wide as the widest state name in the language shown */
+	int width;
+	/* csftop -b text: a fixed grid, so that scripts may cut by column */
+	int batch_width;
+	/* the order columns give way in on a narrow screen: 0 stays longest */
+	int priority;
+	int desc_first;		/* first sort on it is descending */
+	/*
+	 * The value: an integer (ids, ns, counts; the state's number), or a
+	 * fraction for shares and rates.  It is the sort key; a column with
+	 * neither is COMM, sorted on the name, case-insensitively.
+	 */
+	uint64_t (*uint)(const struct row *r);
+	struct ratio (*ratio)(const struct row *r);
+	/* a text column's untranslated text (CSV, JSON) in @buf of
+	 * COL_TEXT_MAX bytes or a constant */
+	const char *(*text)(const struct row *r, char *buf);
+	/* the compact form the screen and -b text show, ending just before
+	 * @end (fmt.h's way): at most COL_TEXT_MAX - 1 bytes; its start */
+	char *(*render)(char *end, const struct row *r,
+			const struct column *col);
+};
+
+#define COL_TEXT_MAX	64
+
+extern const struct column columns[COL_NR];
+
+/* Column by its key (case-insensitive), or -1. */
+int column_by_key(const char *key);
+
+/* Translated state name for the screen and -b text. */
+const char *col_state_name(unsigned int state);
+
+/*
+ * What happened to a row's thread: one character in front of it on the
+ * screen and in -b text, a word in CSV and JSON, a colour pair (view.h's
+ * CP_*).  mark_of() gives the first of marks[] whose flag the row has.
+ */
+struct mark {
+	unsigned int flag;	/* ROW_*; 0 for the blank mark */
+	char ch;
+	const char *key;
+	int color;
+};
+
+const struct mark *mark_of(const struct screen *s, const struct row *r);
+
+#endif /* CSFTOP_COLUMNS_H */

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tui.c - interactive csftop: the loop and the keys.
+ *
+ *
+ * The loop samples on a fixed schedule (every -d ms, from the monotonic
+ * clock, not "d ms after the last key") and redraws after every sample and
+ * every key.  Freezing and diffing change what is drawn, never whether we
+ * sample, so a frozen screen still has a fresh live sample behind it.
+ *
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wctype.h>
+
+#include "columns.h"
+#include "fmt.h"
+#include "i18n.h"
+#include "tui.h"
+
+/* +/- walk these; -d may set any value in between */
+static const unsigned int interval_steps[] = {
+	10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000,
+};
+#define NSTEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
+
+volatile sig_atomic_t tui_signal;
+static int curses_active;
+
+static void on_signal(int sig)
+{
+	tui_signal = sig;
+}
+
+/* Restore the terminal on every way out, exit() and crashes included. */
+void tui_restore_terminal(void)
+{
+	if (curses_active) {
+		curses_active = 0;
+		endwin();
+	}
+}
+
+static uint64_t tui_now(const struct tui *t)
+{
+	return t->script ? t->script_now : mono_ns();
+}
+
+static void tui_refresh_view(struct tui *t)
+{
+	if (view_select(&t->ui))
+		t->error = -ENOMEM;
+}
+
+int tui_sample(struct tui *t)
+{
+	int err;
+
+	err = sampler_read(t->smp);
+	if (!err && t->script)
+		script_stamp(t);
+	if (!err)
+		err = model_sample(&t->model, t->smp->snaps, t->smp->nsnaps,
+				   t->smp->cpus, t->smp->ncpus, tui_now(t));
+	if (err) {
+		t->error = err;
+		return err;
+	}
+	t->ui.denied = t->smp->denied;
+	t->samples++;
+	if (t->count && t->samples >= t->count)
+		t->quit = 1;
+	tui_refresh_view(t);
+	return 0;
+}
+
+static void set_interval(struct tui *t, int faster)
+{
+	unsigned int cur = t->interval_ms, next = cur;
+	char buf[FMT_BUFSZ];
+
+	if (faster) {
+		for (size_t i = NSTEPS; i-- > 0;)
+			if (interval_steps[i] < cur) {
+				next = interval_steps[i];
+				break;
+			}
+	} else {
+		for (size_t i = 0; i < NSTEPS; i++)
+			if (interval_steps[i] > cur) {
+				next = interval_steps[i];
+				break;
+			}
+	}
+	t->interval_ms = next;
+	t->ui.interval_ms = next;
+	t->next_ns = tui_now(t) + (uint64_t)next * 1000000;
+	view_message(&t->ui, _("Interval: %s"),
+		     FMT_STR(buf, fmt_interval, (uint64_t)next * 1000000));
+}
+
+static void set_sort(struct tui *t, int col)
+{
+	t->ui.sort_col = (enum col)col;
+	t->ui.sort_desc = columns[col].desc_first;
+	tui_refresh_view(t);
+}
+
+static void toggle_freeze(struct tui *t)
+{
+	if (t->model.mode == MODE_LIVE) {
+		if (model_freeze(&t->model)) {
+			t->error = -ENOMEM;
+			return;
+		}
+		view_message(&t->ui, "%s", _("Frozen as A: z live, d diff later"));
+	} else {
+		model_live(&t->model);
+		view_message(&t->ui, "%s", _("Live"));
+	}
+	tui_refresh_view(t);
+}
+
+static void take_diff(struct tui *t)
+{
+	int r = model_diff(&t->model);
+
+	if (r < 0) {
+		t->error = r;
+		return;
+	}
+	if (r == 0)
+		view_message(&t->ui, "%s", _("Frozen as A: d again shows B-A"));
+	else
+		view_message(&t->ui, "%s", _("B-A: d new B, l live"));
+	tui_refresh_view(t);
+}
+
+static void back_live(struct tui *t)
+{
+	if (t->model.mode != MODE_LIVE) {
+		model_live(&t->model);
+		view_message(&t->ui, "%s", _("Live"));
+		tui_refresh_view(t);
+	}
+}
+
+void tui_click(struct tui *t, int x, int y)
+{
+	int c;
+
+	if (t->ui.overlay != OVERLAY_NONE || t->ui.too_small)
+		return;
+	c = view_column_at(&t->ui, y, x);
+	if (c >= 0) {
+		/* htop: a click on the sorted column inverts it */
+		if (c == (int)t->ui.sort_col) {
+			t->ui.sort_desc = !t->ui.sort_desc;
+			tui_refresh_view(t);
+		} else {
+			set_sort(t, c);
+		}
+		return;
+	}
+	view_row_at(&t->ui, y);
+}
+
+static void filter_from_edit(struct tui *t)
+{
+	char text[256];
+	wchar_t tmp[65];
+
+	wmemcpy(tmp, t->ui.edit, t->ui.edit_len);
+	tmp[t->ui.edit_len] = L'\0';
+	if (wcstombs(text, tmp, sizeof(text)) == (size_t)-1)
+		return;
+	/* filter as you type; an unfinished PID list keeps the last one */
+	if (!filter_set(&t->ui.filter, text))
+		tui_refresh_view(t);
+}
+
+static void filter_key(struct tui *t, int is_key, wint_t ch)
+{
+	struct ui *ui = &t->ui;
+
+	if ((!is_key && (ch == 27)) || (is_key && ch == KEY_F(4))) {
+		/* Esc clears the filter, as in htop */
+		if (!is_key) {
+			memset(&ui->filter, 0, sizeof(ui->filter));
+			ui->edit_len = 0;
+		}
+		ui->overlay = OVERLAY_NONE;
+		tui_refresh_view(t);
+		return;
+	}
+	if ((!is_key && (ch == '\n' || ch == '\r')) ||
+	    (is_key && ch == KEY_ENTER)) {
+		char text[256];
+		wchar_t tmp[65];
+
+		wmemcpy(tmp, ui->edit, ui->edit_len);
+		tmp[ui->edit_len] = L'\0';
+		if (wcstombs(text, tmp, sizeof(text)) != (size_t)-1 &&
+		    filter_set(&ui->filter, text)) {
+			view_message(ui, _("Invalid PID list '%s'"), text);
+			return;
+		}
+		ui->overlay = OVERLAY_NONE;
+		tui_refresh_view(t);
+		return;
+	}
+	if ((is_key && ch == KEY_BACKSPACE) ||
+	    (!is_key && (ch == 127 || ch == 8))) {
+		if (ui->edit_len)
+			ui->edit_len--;
+	} else if (!is_key && ch == 21) {	/* Ctrl-U */
+		ui->edit_len = 0;
+	} else if (!is_key && iswprint(ch) &&
+		   ui->edit_len < sizeof(ui->edit) / sizeof(ui->edit[0]) - 1) {
+		ui->edit[ui->edit_len++] = (wchar_t)ch;
+	} else {
+		return;
+	}
+	filter_from_edit(t);
+}
+
+static void open_filter(struct tui *t)
+{
+	struct ui *ui = &t->ui;
+	size_t n;
+
+	ui->overlay = OVERLAY_FILTER;
+	n = mbstowcs(ui->edit, ui->filter.text,
+		     sizeof(ui->edit) / sizeof(ui->edit[0]) - 1);
+	ui->edit_len = n == (size_t)-1 ? 0 : n;
+}
+
+static void sort_menu_key(struct tui *t, int is_key, wint_t ch)
+{
+	struct ui *ui = &t->ui;
+
+	if (is_key && ch == KEY_UP && ui->sort_menu_sel > 0)
+		ui->sort_menu_sel--;
+	else if (is_key && ch == KEY_DOWN && ui->sort_menu_sel < COL_NR - 1)
+		ui->sort_menu_sel++;
+	else if (is_key && ch == KEY_HOME)
+		ui->sort_menu_sel = 0;
+	else if (is_key && ch == KEY_END)
+		ui->sort_menu_sel = COL_NR - 1;
+	else if ((is_key && ch == KEY_ENTER) ||
+		 (!is_key && (ch == '\n' || ch == '\r'))) {
+		ui->overlay = OVERLAY_NONE;
+		set_sort(t, ui->sort_menu_sel);
+	} else if ((!is_key && (ch == 27 || ch == 'q')) ||
+		   (is_key && ch == KEY_F(6))) {
+		ui->overlay = OVERLAY_NONE;
+	}
+}
+
+void tui_key(struct tui *t, int is_key, wint_t ch)
+{
+	struct ui *ui = &t->ui;
+
+	if (is_key && ch == KEY_RESIZE)
+		return;		/* ncurses has LINES and COLS already */
+	if (is_key && ch == KEY_MOUSE) {
+		MEVENT ev;
+
+		if (getmouse(&ev) == OK &&
+		    (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+			tui_click(t, ev.x, ev.y);
+		return;
+	}
+	switch (ui->overlay) {
+	case OVERLAY_HELP:
+		/* scroll keys scroll, any other key returns */
+		if (is_key && (ch == KEY_DOWN || ch == KEY_NPAGE))
+			view_help_scroll(ui, ch == KEY_DOWN ? 1 : LINES - 3);
+		else if (is_key && (ch == KEY_UP || ch == KEY_PPAGE))
+			view_help_scroll(ui, ch == KEY_UP ? -1 : 3 - LINES);
+		else if (!is_key && ch == ' ')
+			view_help_scroll(ui, LINES - 3);
+		else
+			ui->overlay = OVERLAY_NONE;
+		return;
+	case OVERLAY_FILTER:
+		filter_key(t, is_key, ch);
+		return;
+	case OVERLAY_SORT:
+		sort_menu_key(t, is_key, ch);
+		return;
+	default:
+		break;
+	}
+	if (is_key) {
+		switch (ch) {
+		case KEY_F(1):
+			ui->overlay = OVERLAY_HELP;
+			ui->help_top = 0;
+			break;
+		case KEY_F(4):
+			open_filter(t);
+			break;
+		case KEY_F(6):
+			ui->overlay = OVERLAY_SORT;
+			ui->sort_menu_sel = (int)ui->sort_col;
+			break;
+		case KEY_F(10):
+			t->quit = 1;
+			break;
+		case KEY_UP:
+			view_move(ui, -1);
+			break;
+		case KEY_DOWN:
+			view_move(ui, 1);
+			break;
+		case KEY_PPAGE:
+			view_move(ui, -(ui->body_lines ? ui->body_lines : 1));
+			break;
+		case KEY_NPAGE:
+			view_move(ui, ui->body_lines ? ui->body_lines : 1);
+			break;
+		case KEY_HOME:
+			view_move(ui, -(long)ui->nidx);
+			break;
+		case KEY_END:
+			view_move(ui, (long)ui->nidx);
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	switch (ch) {
+	case 'q':
+		t->quit = 1;
+		break;
+	case 'h':
+	case '?':
+		ui->overlay = OVERLAY_HELP;
+		ui->help_top = 0;
+		break;
+	case '\\':
+		open_filter(t);
+		break;
+	case '<':
+		set_sort(t, ((int)ui->sort_col + COL_NR - 1) % COL_NR);
+		break;
+	case '>':
+		set_sort(t, ((int)ui->sort_col + 1) % COL_NR);
+		break;
+	case 'I':
+		ui->sort_desc = !ui->sort_desc;
+		tui_refresh_view(t);
+		break;
+	case 'z':
+	case ' ':
+		toggle_freeze(t);
+		break;
+	case 'd':
+		take_diff(t);
+		break;
+	case 'l':
+	case 27:	/* Esc */
+		back_live(t);
+		break;
+	case '+':
+		set_interval(t, 0);
+		break;
+	case '-':
+		set_interval(t, 1);
+		break;
+	case 12:	/* Ctrl-L */
+		clearok(curscr, TRUE);
+		break;
+	default:
+		break;
+	}
+}
+
+/* --- terminal setup ------------------------------------------------- */
+
+static int tui_open_terminal(struct tui *t)
+{
+	const char *script = getenv("CSFTOP_SCRIPT");
+
+	if (script && *script) {
+		if (script_open(t, script))
+			return -1;
+		curses_active = 1;
+		return 0;
+	}
+	if (!getenv("TERM") || !*getenv("TERM")) {
+		fprintf(stderr, _("%s: TERM is not set, so the terminal cannot "
+				  "be driven; set it or use -b for batch "
+				  "output\n"), PROGRAM);
+		return -1;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, _("%s: standard input and output must be a "
+				  "terminal; use -b for batch output\n"),
+			PROGRAM);
+		return -1;
+	}
+	t->term = newterm(NULL, stdout, stdin);
+	if (!t->term) {
+		fprintf(stderr, _("%s: cannot use terminal type '%s'; use -b "
+				  "for batch output\n"), PROGRAM,
+			getenv("TERM"));
+		return -1;
+	}
+	curses_active = 1;
+	if (COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES) {
+		int c = COLS, l = LINES;
+
+		tui_restore_terminal();
+		fprintf(stderr, _("%s: terminal too small (%dx%d): csftop "
+				  "needs at least %dx%d\n"), PROGRAM, c, l,
+			VIEW_MIN_COLS, VIEW_MIN_LINES);
+		return -1;
+	}
+	return 0;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: the wait for a key must return to see the flag */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+}
+
+int run_tui(const struct options *o, struct sampler *smp)
+{
+	struct tui t;
+	int status = EXIT_SUCCESS;
+
+	memset(&t, 0, sizeof(t));
+	t.smp = smp;
+	t.interval_ms = o->interval_ms;
+	t.count = o->count;
+	/* before newterm, so that ncurses keeps our handlers */
+	install_signals();
+	atexit(tui_restore_terminal);
+	if (tui_open_terminal(&t)) {
+		status = EXIT_FAILURE;
+		goto out;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	/*
+	 * No typeahead check: ncurses otherwise polls the keyboard every few
+	 * lines of an update and flushes what it has before each poll, some
+	 * 50 write(2)s and 12 poll(2)s a frame, the largest single cost of
+	 * the interactive screen.  A key waits at most one frame anyway.
+	 */
+	typeahead(-1);
+	set_escdelay(25);
+	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	mouseinterval(0);
+
+	model_init(&t.model, csf_ticks_to_ns);
+	t.ui.model = &t.model;
+	t.ui.filter = o->filter;
+	t.ui.sort_col = o->sort_col;
+	t.ui.sort_desc = o->sort_desc;
+	t.ui.interval_ms = o->interval_ms;
+	t.ui.clock_name = _(sampler_clock_key());
+	t.ui.now_ns = tui_now(&t);
+	view_init(&t.ui);
+	tui_sample(&t);
+	t.next_ns = tui_now(&t) + (uint64_t)t.interval_ms * 1000000;
+	if (!t.error)
+		view_draw(&t.ui);
+
+	while (!t.quit && !tui_signal && !t.error) {
+		uint64_t now;
+		wint_t ch;
+		int r;
+
+		if (t.script) {
+			char line[1024];
+
+			if (!fgets(line, sizeof(line), t.script))
+				break;		/* end of script: quit */
+			script_line(&t, line);
+			t.ui.now_ns = tui_now(&t);
+			if (t.ui.msg[0] && t.ui.now_ns >= t.ui.msg_until_ns)
+				t.ui.msg[0] = '\0';
+			continue;
+		}
+		now = mono_ns();
+		timeout(now >= t.next_ns ? 0 :
+			(int)((t.next_ns - now + 999999) / 1000000));
+		r = get_wch(&ch);
+		now = mono_ns();
+		t.ui.now_ns = now;
+		if (t.ui.msg[0] && now >= t.ui.msg_until_ns)
+			t.ui.msg[0] = '\0';
+		if (r != ERR)
+			tui_key(&t, r == KEY_CODE_YES, ch);
+		if (now >= t.next_ns) {
+			tui_sample(&t);
+			t.next_ns += (uint64_t)t.interval_ms * 1000000;
+			/* fell behind (suspended, slow terminal): re-phase */
+			if (t.next_ns <= now)
+				t.next_ns = now + (uint64_t)t.interval_ms *
+						  1000000;
+		}
+		if (!t.error)
+			view_draw(&t.ui);
+	}
+
+	tui_restore_terminal();
+	if (t.error) {
+		fprintf(stderr, "%s: %s\n", PROGRAM, csf_strerror(t.error));
+		status = EXIT_FAILURE;
+	}
+	model_free(&t.model);
+	free(t.ui.idx);
+out:
+	tui_restore_terminal();
+	if (t.term)
+		delscreen(t.term);
+	if (t.script)
+		fclose(t.script);
+	if (t.null_in)
+		fclose(t.null_in);
+	if (t.null_out)
+		fclose(t.null_out);
+	if (tui_signal) {
+		int sig = tui_signal;
+
+		/* die of the signal, so the parent sees why we stopped */
+		sampler_close(smp);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return status;
+}
