@@ -29,6 +29,12 @@
 # 0.1 s, over the same threads), and its CPU time over the window divided
 # by the frames it drew in it (10 a second) is "htop us/frame".
 #
+# Before and after: with CSFTOP_BEFORE set to another csftop binary (say
+# one built from the commit before a change), every csftop figure is also
+# measured for it, in the same run and right after csftop's own, on a
+# second line per N marked "before", so that a change is judged by two
+# figures taken side by side rather than by two runs on a noisy machine.
+#
 # csftop, csf-demo, cputime, sleepers and mkfakeroot are looked for next
 # to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
 # $CPUTIME, $SLEEPERS, $MKFAKEROOT; top is $TOP (default: top on PATH).
@@ -221,6 +227,14 @@ for n in 10 100 1000; do
 	[ "$top_kind" = procps ] && t=$(per_frame "$TF" "$TOP" -H -b -n %N -d 0.1 -p $wl)
 	u=$(tui_us "env CSF_ROOT='${CSF_ROOT:-}' $CSFTOP -d 10 $pflag")
 	u=$(div "$u" $((TUI_S * 10000)) %.1f)
+	if [ -n "${CSFTOP_BEFORE:-}" ]; then
+		# shellcheck disable=SC2086
+		bc=$(per_frame "$F" "$CSFTOP_BEFORE" -b -n %N -d 10 $pflag)
+		# shellcheck disable=SC2086
+		bv=$(per_frame "$F" "$CSFTOP_BEFORE" -b -n %N -d 10 -o csv $pflag)
+		bu=$(tui_us "env CSF_ROOT='${CSF_ROOT:-}' $CSFTOP_BEFORE -d 10 $pflag")
+		bu=$(div "$bu" $((TUI_S * 10000)) %.1f)
+	fi
 	h=
 	case $htop_note in
 	"htop: n/a"*) ;;
@@ -231,7 +245,11 @@ for n in 10 100 1000; do
 	printf "$row" "$got" "$c" "$v" "${t:-n/a}" "$(div "$t" "$c" %.1fx)" \
 		"$(div "$c" "$got")" "$(div "$t" "$got")" \
 		"$(div "$c" 100 %.1f)" "$u" "${h:-n/a}"
-	eval "c_$n=\$c v_$n=\$v t_$n=\$t got_$n=\$got u_$n=\$u"
+	# shellcheck disable=SC2059
+	[ -n "${CSFTOP_BEFORE:-}" ] && printf "$row" before "$bc" "$bv" "" \
+		"$(div "$t" "$bc" %.1fx)" "$(div "$bc" "$got")" "" \
+		"$(div "$bc" 100 %.1f)" "$bu" ""
+	eval "c_$n=\$c v_$n=\$v t_$n=\$t got_$n=\$got u_$n=\$u bc_$n=\${bc:-} bv_$n=\${bv:-} bu_$n=\${bu:-}"
 	kill $wl
 	wait $wl 2>/dev/null
 	wl=
@@ -247,6 +265,11 @@ mt=-
 [ -n "$t_1000" ] && [ -n "$t_10" ] && mt=$(div $((t_1000 - t_10)) $span %.3f)
 echo "per thread, marginal (cost(1000) - cost(10)) / $span: csftop $mc us, csftop-csv $mv us, top ${mt} us$( [ "$mt" != - ] && echo ", top/csftop $(div "$mt" "$mc" %.0f)x")"
 echo "csftop at 1000 threads and -d 10: $(div "$c_1000" 100 %.1f)% of one CPU (text), $(div "$v_1000" 100 %.1f)% (CSV), ${u_1000}% interactive"
+if [ -n "${CSFTOP_BEFORE:-}" ]; then
+	mb=$(div $((bc_1000 - bc_10)) $span %.3f)
+	echo "before ($CSFTOP_BEFORE): per thread $mb us$( [ "$mt" != - ] && echo ", top/csftop $(div "$mt" "$mb" %.0f)x"); at 1000 threads $(div "$bc_1000" 100 %.1f)% (text), $(div "$bv_1000" 100 %.1f)% (CSV), ${bu_1000}% interactive"
+	echo "after/before at 1000 threads: text $(div "$c_1000" "$bc_1000")x, CSV $(div "$v_1000" "$bv_1000")x, interactive $(div "$u_1000" "$bu_1000")x"
+fi
 }
 [ "$top_kind" = procps ] || echo "top: $top_kind (procps top -H -p is needed for the comparison)"
 echo "$htop_note"
