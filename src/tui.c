@@ -414,6 +414,15 @@ static int tui_open_terminal(struct tui *t)
 		return -1;
 	}
 	curses_active = 1;
+	/*
+	 * ncurses 6.4 flushes its output after every cursor movement until
+	 * the screen has come back from endwin() (_endwin stays ewInitial
+	 * after newterm): a write(2) per changed row, ~45 a frame.  Leaving
+	 * and resuming once, as after a shell escape, makes doupdate() write
+	 * a frame at once.
+	 */
+	endwin();
+	refresh();
 	if (COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES) {
 		int c = COLS, l = LINES;
 
