@@ -33,7 +33,9 @@ fi
 vg() {	# NAME STATUS COMMAND...: one run under memcheck, exit STATUS
 	name=$1 want=$2
 	shift 2
-	valgrind -q --error-exitcode=99 --leak-check=full \
+	# --fair-sched: csf-demo's spinners and mutex contenders otherwise
+	# starve the thread that ends the run (1 s of demo took 96 s to 6 min)
+	valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite --show-leak-kinds=definite \
 		--log-file="$work/$name.vg" "$@" >"$work/$name.out" 2>&1
 	rc=$?
