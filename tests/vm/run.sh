@@ -69,7 +69,7 @@
 # the check helpers (ok, no, check, summary) of /init and the scripts, is
 # always there as /tests/lib.sh.
 #
-# Environment: CSF_VM_TIMEOUT (seconds per boot, default 600; --bench
+# Environment: CSF_VM_TIMEOUT (seconds per boot, default 1200; --bench
 # 2400), CSF_VM_QEMU (default qemu-system-x86_64), CSF_VM_SMP (2),
 # CSF_VM_MEM (1G), CSF_VM_ACCEL (tcg,thread=single; see the comment at
 # qargs), CSF_VM_QEMU_ARGS (more qemu arguments), CSF_VM_APPEND (more
@@ -113,7 +113,9 @@ done
 case $jobs in '' | *[!0-9]* | 0) die "JOBS must be a positive integer, not '$jobs'" ;; esac
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
-timeout_s=${CSF_VM_TIMEOUT:-600}
+# A guard against a hung guest, not a measure: the debug kernel's boot
+# took 428 s sharing the host with another guest and a busy loop (a soak).
+timeout_s=${CSF_VM_TIMEOUT:-1200}
 [ $run = bench ] && timeout_s=${CSF_VM_TIMEOUT:-2400}
 qemu=${CSF_VM_QEMU:-qemu-system-x86_64}
 smp=${CSF_VM_SMP:-2}
