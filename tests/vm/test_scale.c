@@ -537,8 +537,14 @@ START_TEST(max_threads_registered_sampled_and_exited)
 						m1.slabs[a].name,
 						m1.slabs[a].objsize, d,
 						(double)d / n);
-				/* the smallest kmalloc cache with one more object per thread */
-				if (d >= n - n / 64 && d <= n + n / 16 &&
+				/*
+				 * The smallest kmalloc cache with one more
+				 * object per thread, within 1/16: the active
+				 * counts are the kernel's estimate, and other
+				 * users of the cache come and go (kmalloc-96
+				 * grew by 8,059 for 8,192 on 7.3-rt, in a soak).
+				 */
+				if (d >= n - n / 16 && d <= n + n / 16 &&
 				    !strncmp(m1.slabs[a].name, "kmalloc-", 8) &&
 				    (entry_cache < 0 ||
 				     m1.slabs[a].objsize < entry_cache)) {
