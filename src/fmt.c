@@ -22,29 +22,17 @@ static const uint64_t pow10_tab[] = { 1, 10, 100, 1000 };
  */
 static inline uint64_t scaled(uint64_t num, uint64_t mul, uint64_t den)
 {
+	unsigned __int128 x;
 	uint64_t p;
 
 	if (!den)
 		return 0;
 	if (!__builtin_mul_overflow(num, mul, &p) && p <= UINT64_MAX - den / 2)
 		return (p + den / 2) / den;
-	/* a counter's jump over a short interval, a clock in ns */
-#ifdef __SIZEOF_INT128__
-	{
-		unsigned __int128 x = ((unsigned __int128)num * mul + den / 2) /
-				      den;
-
-		return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
-	}
-#else
-	while (num > UINT64_MAX / mul) {
-		num >>= 1;
-		den >>= 1;
-		if (!den)
-			return UINT64_MAX;
-	}
-	return scaled(num, mul, den);
-#endif
+	/* a counter's jump over a short interval, a clock in ns (the
+	 * library's tick conversion needs 128 bits too) */
+	x = ((unsigned __int128)num * mul + den / 2) / den;
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
 }
 
 /* "00" to "99" */
@@ -61,7 +49,7 @@ static const char two_digits[201] =
  */
 static inline char *digits(char *e, uint64_t v, unsigned int min)
 {
-	char *stop = e - min;
+	const char *end = e;
 
 	while (v >= 100) {
 		e -= 2;
@@ -74,7 +62,7 @@ static inline char *digits(char *e, uint64_t v, unsigned int min)
 	} else {
 		*--e = (char)('0' + v);
 	}
-	while (e > stop)
+	while ((unsigned int)(end - e) < min)
 		*--e = '0';
 	return e;
 }
