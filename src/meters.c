@@ -106,14 +106,14 @@ static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 		end = (int)((cum * (uint64_t)bar + 500) / 1000);
 		if (end > bar)
 			end = bar;
-		if (ui->colors)
-			attrset(COLOR_PAIR(segments[k].pair));
-		for (; pos < end; pos++)
-			mvaddch(y, start + pos, (chtype)segments[k].ch);
-		attrset(A_NORMAL);
+		if (end > pos)
+			mvhline(y, start + pos, (chtype)segments[k].ch |
+				(ui->colors ? COLOR_PAIR(segments[k].pair) : 0),
+				end - pos);
+		pos = end > pos ? end : pos;
 	}
-	for (; pos < bar; pos++)
-		mvaddch(y, start + pos, ' ');
+	if (bar > pos)
+		mvhline(y, start + pos, ' ', bar - pos);
 	snprintf(pct, sizeof(pct), "%s%%", FMT_STR(num, fmt_pct, c->busy));
 	if (view_width(pct) < bar) {
 		attrset(A_BOLD);

@@ -116,15 +116,12 @@ void view_put(int y, int x, int w, const char *s, int right)
 		width += cw;
 	}
 	pad = w - width;
-	move(y, x);
-	if (right)
-		for (int i = 0; i < pad; i++)
-			addch(' ');
+	/* hline() takes no attributes from attrset(): give it the current */
+	if (pad > 0)
+		mvhline(y, right ? x : x + width,
+			' ' | (chtype)getattrs(stdscr), pad);
 	if (k)
-		addnwstr(out, (int)k);
-	if (!right)
-		for (int i = 0; i < pad; i++)
-			addch(' ');
+		mvaddnwstr(y, right ? x + pad : x, out, (int)k);
 }
 
 void view_message(struct ui *ui, const char *fmt, ...)
@@ -313,7 +310,7 @@ static void draw_row(const struct ui *ui, const struct screen *s,
 	attrset(a);
 	mvaddchnstr(y, 0, line, cols);
 	if (COLS > cols)
-		mvhline(y, cols, ' ', COLS - cols);
+		mvhline(y, cols, ' ' | (chtype)a, COLS - cols);
 	for (int i = 0; i < nwide; i++) {
 		int c = wide[i];
 
