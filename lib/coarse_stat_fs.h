@@ -218,6 +218,21 @@ int csf_cpu_delta(const struct csf_cpu_snap *before,
  */
 int csf_generation(uint64_t *gen);
 
+/* The module's own counters, from the cpu page's header. */
+struct csf_module_stats {
+	uint64_t nr_threads;	/* registered and not yet exited */
+	uint64_t nr_allocated;	/* thread pages the module holds */
+	uint64_t generation;	/* as csf_generation() */
+	uint64_t stat_period_ns; /* refresh period of the /proc/stat buckets */
+	uint32_t max_threads;	/* the registration cap */
+};
+
+/*
+ * csf_module_stats - the module's counters: how many threads are
+ * registered, how many pages it holds, its cap.  0 or a negative errno.
+ */
+int csf_module_stats(struct csf_module_stats *out);
+
 /*
  * Monitor API: other threads' pages (what csftop uses).
  *

@@ -253,3 +253,24 @@ CSF_PUBLIC int csf_generation(uint64_t *gen)
 	*gen = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
 	return 0;
 }
+
+CSF_PUBLIC int csf_module_stats(struct csf_module_stats *out)
+{
+	const struct csf_cpu_header *h;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	err = csf_cpu_init();
+	if (err)
+		return err;
+	h = (const void *)csf_cpu.base;
+	/* counters the kernel moves one by one: each load is consistent */
+	out->nr_threads = __atomic_load_n(&h->nr_threads, __ATOMIC_RELAXED);
+	out->nr_allocated = __atomic_load_n(&h->nr_allocated,
+					    __ATOMIC_RELAXED);
+	out->generation = __atomic_load_n(&h->generation, __ATOMIC_RELAXED);
+	out->max_threads = h->max_threads;
+	out->stat_period_ns = h->stat_period_ns;
+	return 0;
+}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The monitor API: list registered threads (numeric names only, sorted,
- * growth protocol), map and read another thread's page, and the errors of
- * a missing or foreign page.
+ * growth protocol), map and read another thread's page, the errors of a
+ * missing or foreign page, and the module's counters.
  */
 #include "config.h"
 
@@ -163,6 +163,39 @@ START_TEST(map_bad_magic_is_eproto)
 }
 END_TEST
 
+START_TEST(module_stats_are_the_header_counters)
+{
+	const char *root = fake_root_new();
+	struct csf_module_stats st;
+	struct csf_cpu_header h;
+
+	fake_cpu_header(&h, 2, CSF_CLOCK_MONO);
+	h.nr_threads = 7;
+	h.nr_allocated = 9;
+	h.generation = 42;
+	h.max_threads = 8192;
+	h.stat_period_ns = 10000000;
+	fake_write_cpu(root, &h, NULL);
+	memset(&st, 0xa5, sizeof(st));
+	ck_assert_int_eq(csf_module_stats(&st), 0);
+	ck_assert_uint_eq(st.nr_threads, 7);
+	ck_assert_uint_eq(st.nr_allocated, 9);
+	ck_assert_uint_eq(st.generation, 42);
+	ck_assert_uint_eq(st.max_threads, 8192);
+	ck_assert_uint_eq(st.stat_period_ns, 10000000);
+	ck_assert_int_eq(csf_module_stats(NULL), -EINVAL);
+}
+END_TEST
+
+START_TEST(module_stats_unmounted_is_enoent)
+{
+	struct csf_module_stats st;
+
+	setenv("CSF_ROOT", "/nonexistent/coarse_stat_fs", 1);
+	ck_assert_int_eq(csf_module_stats(&st), -ENOENT);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
@@ -173,6 +206,8 @@ int main(void)
 		map_missing_is_enoent,
 		map_foreign_is_eacces,
 		map_bad_magic_is_eproto,
+		module_stats_are_the_header_counters,
+		module_stats_unmounted_is_enoent,
 		NULL,
 	};
 
