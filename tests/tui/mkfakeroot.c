@@ -39,6 +39,7 @@
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -118,6 +119,36 @@ static int state_of(const char *name)
 		if (!strcmp(name, names[i]))
 			return i;
 	return -1;
+}
+
+/* The header's counters, as the module keeps them: live threads, pages. */
+static void count_threads(__u64 *live, __u64 *pages)
+{
+	char path[4200];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/threads", root);
+	dir = opendir(path);
+	if (!dir)
+		die(path);
+	*live = *pages = 0;
+	while ((d = readdir(dir))) {
+		struct csf_thread_page p;
+		int fd;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/threads/%s", root, d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || pread(fd, &p, sizeof(p), 0) != (ssize_t)sizeof(p))
+			die(path);
+		close(fd);
+		(*pages)++;
+		if (p.state != CSF_STATE_EXITED)
+			(*live)++;
+	}
+	closedir(dir);
 }
 
 int main(int argc, char **argv)
@@ -263,6 +294,7 @@ int main(int argc, char **argv)
 	h.clock_shift = 0;
 	h.max_threads = 4096;
 	h.generation += (__u64)changed;
+	count_threads(&h.nr_threads, &h.nr_allocated);
 	h.stat_period_ns = 10 * MS;
 	memset(cpubuf, 0, sizeof(cpubuf));
 	memcpy(cpubuf, &h, sizeof(h));

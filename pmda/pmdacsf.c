@@ -1,0 +1,816 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pmdacsf.c - the coarse_stat_fs agent for Performance Co-Pilot.
+ *
+ * One binary, two ways to run: a daemon under pmcd (main()), or a DSO that
+ * pmcd or pmSpecLocalPMDA(3) loads (csf_init()).  The pages are read the
+ * way csftop reads them, through csftop's sampler (src/sampler.c) and so
+ * the library: there is no second reader of the ABI here.  One sample is
+ * taken per fetch or instance request, whatever it asks for.
+ *
+ * Instance domains:
+ *   cpu      "cpuN", instance N
+ *   thread   "TID COMM", instance TID: registered threads that live
+ *   process  "TGID COMM", instance TGID (COMM: the leader's, or that of
+ *            its lowest registered thread): processes with a live
+ *            registered thread
+ *
+ * A process's totals are its live threads' plus those of its threads that
+ * exited while the agent watched, so that they never go back as threads
+ * come and go (a counter that went back would read as a wrap).
+ *
+ * Every metric is one entry of metrics[]: its name, PMID, type,
+ * semantics, units and help.  The PMNS and the help text that pmcd and
+ * newhelp read are written from that table (pmdacsf --pmns, --helptext),
+ * so they cannot disagree with it.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+#include "coarse_stat_fs.h"
+#include "domain.h"
+#include "sampler.h"
+
+enum { CPU_INDOM, THREAD_INDOM, PROC_INDOM, NR_INDOMS };
+enum { CL_CPU, CL_THREAD, CL_PROC, CL_MODULE };
+
+/* Items of the thread and process clusters below CSF_NR_STATES are times. */
+enum {
+	IT_NVCSW = 8, IT_NIVCSW, IT_WAKEUPS, IT_MIGRATIONS,
+	IT_STATE, IT_CPU, IT_TGID, IT_COMM, IT_NTHREADS,
+};
+/* cpu cluster: times by enum csf_cpu_state, then these, then the buckets */
+enum { IT_SWITCHES = 3, IT_ONLINE, IT_STAT = 16 };
+enum {
+	IT_M_THREADS, IT_M_PAGES, IT_M_MAX, IT_M_GEN, IT_M_CLOCK,
+	IT_M_UNREADABLE,
+};
+
+#define NS PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_NSEC, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+
+struct metric {
+	const char *name;	/* under "csf." */
+	unsigned int cluster, item;
+	int type;
+	pmInDom indom;		/* serial number here; pmdaInit completes it */
+	int sem;
+	pmUnits units;
+	const char *oneline, *help;
+};
+
+#define PROC_SUM "  Summed over the process's registered threads, live " \
+	"and those that exited while the agent ran."
+
+/* the five states of a thread or process cluster, under PREFIX "time." */
+#define TIME(cl, in, st, prefix, name, what, more)			\
+	{ prefix "time." name, cl, st, PM_TYPE_U64, in, PM_SEM_COUNTER,	\
+	  NS, "time " what, "Nanoseconds spent " what ", since "	\
+	  "registration, from the scheduler's tracepoints: exact to the "\
+	  "clock of the pages." more }
+#define STATES(cl, in, prefix, more)					\
+	TIME(cl, in, CSF_STATE_RUNNING, prefix, "running",		\
+	     "running on a CPU", more),					\
+	TIME(cl, in, CSF_STATE_RUNNABLE, prefix, "runnable",		\
+	     "waiting for a CPU", more),				\
+	TIME(cl, in, CSF_STATE_SLEEPING, prefix, "sleeping",		\
+	     "in interruptible sleep", more),				\
+	TIME(cl, in, CSF_STATE_IOWAIT, prefix, "iowait",		\
+	     "waiting for I/O", more),					\
+	TIME(cl, in, CSF_STATE_BLOCKED, prefix, "blocked",		\
+	     "in uninterruptible sleep, not for I/O", more)
+#define COUNTS(cl, in, prefix, more)					\
+	{ prefix "nvcsw", cl, IT_NVCSW, PM_TYPE_U64, in, PM_SEM_COUNTER,	\
+	  COUNT, "voluntary context switches",				\
+	  "Voluntary context switches since registration, as "		\
+	  "/proc/PID/status counts them." more },			\
+	{ prefix "nivcsw", cl, IT_NIVCSW, PM_TYPE_U64, in,		\
+	  PM_SEM_COUNTER, COUNT, "involuntary context switches",	\
+	  "Involuntary context switches (preemptions) since "		\
+	  "registration." more },					\
+	{ prefix "wakeups", cl, IT_WAKEUPS, PM_TYPE_U64, in,		\
+	  PM_SEM_COUNTER, COUNT, "wakeups from sleep",			\
+	  "Ends of a sleeping, iowait or blocked state since "		\
+	  "registration." more },					\
+	{ prefix "migrations", cl, IT_MIGRATIONS, PM_TYPE_U64, in,	\
+	  PM_SEM_COUNTER, COUNT, "migrations to another CPU",		\
+	  "Moves to another CPU since registration." more }
+#define STAT(k, name)							\
+	{ "cpu.stat." name, CL_CPU, IT_STAT + k, PM_TYPE_U64, CPU_INDOM,	\
+	  PM_SEM_COUNTER, NS, "/proc/stat " name " time",		\
+	  "The CPU's " name " time as /proc/stat counts it, in "	\
+	  "nanoseconds, copied by the module every stat_period_ms "	\
+	  "(coarse_stat_fs(7))." }
+
+static const struct metric metrics[] = {
+	{ "cpu.busy", CL_CPU, CSF_CPU_BUSY, PM_TYPE_U64, CPU_INDOM,
+	  PM_SEM_COUNTER, NS, "time the CPU ran a task",
+	  "Nanoseconds the CPU ran a task other than its idle task, kept "
+	  "exactly at every context switch (not sampled at the tick)." },
+	{ "cpu.idle", CL_CPU, CSF_CPU_IDLE, PM_TYPE_U64, CPU_INDOM,
+	  PM_SEM_COUNTER, NS, "time the CPU was idle, no I/O waiter",
+	  "Nanoseconds the CPU ran its idle task while no task waiting for "
+	  "I/O last ran on it." },
+	{ "cpu.iowait", CL_CPU, CSF_CPU_IOWAIT, PM_TYPE_U64, CPU_INDOM,
+	  PM_SEM_COUNTER, NS, "time the CPU was idle with an I/O waiter",
+	  "Nanoseconds the CPU ran its idle task while a task that last ran "
+	  "on it waited for I/O." },
+	{ "cpu.switches", CL_CPU, IT_SWITCHES, PM_TYPE_U64, CPU_INDOM,
+	  PM_SEM_COUNTER, COUNT, "context switches on the CPU",
+	  "Context switches on the CPU since the module loaded." },
+	{ "cpu.online", CL_CPU, IT_ONLINE, PM_TYPE_U32, CPU_INDOM,
+	  PM_SEM_INSTANT, NONE, "1 if the CPU is online",
+	  "1 if the CPU was online when its /proc/stat buckets were last "
+	  "copied, else 0." },
+	STAT(CSF_STAT_USER, "user"),
+	STAT(CSF_STAT_NICE, "nice"),
+	STAT(CSF_STAT_SYSTEM, "system"),
+	STAT(CSF_STAT_IDLE, "idle"),
+	STAT(CSF_STAT_IOWAIT, "iowait"),
+	STAT(CSF_STAT_IRQ, "irq"),
+	STAT(CSF_STAT_SOFTIRQ, "softirq"),
+	STAT(CSF_STAT_STEAL, "steal"),
+	STAT(CSF_STAT_GUEST, "guest"),
+	STAT(CSF_STAT_GUEST_NICE, "guest_nice"),
+
+	STATES(CL_THREAD, THREAD_INDOM, "thread.", ""),
+	STATES(CL_PROC, PROC_INDOM, "proc.", PROC_SUM),
+
+	COUNTS(CL_THREAD, THREAD_INDOM, "thread.", ""),
+	{ "thread.state", CL_THREAD, IT_STATE, PM_TYPE_STRING, THREAD_INDOM,
+	  PM_SEM_INSTANT, NONE, "scheduler state",
+	  "running, runnable, sleeping, iowait or blocked." },
+	{ "thread.cpu", CL_THREAD, IT_CPU, PM_TYPE_U32, THREAD_INDOM,
+	  PM_SEM_INSTANT, NONE, "CPU it runs or last ran on",
+	  "The CPU the thread runs on, or last ran on." },
+	{ "thread.tgid", CL_THREAD, IT_TGID, PM_TYPE_U32, THREAD_INDOM,
+	  PM_SEM_DISCRETE, NONE, "process ID",
+	  "The thread's process (thread group) ID: its csf.proc instance." },
+	{ "thread.comm", CL_THREAD, IT_COMM, PM_TYPE_STRING, THREAD_INDOM,
+	  PM_SEM_INSTANT, NONE, "thread name",
+	  "The thread's name (comm), as the page has it now." },
+	COUNTS(CL_PROC, PROC_INDOM, "proc.", PROC_SUM),
+	{ "proc.nthreads", CL_PROC, IT_NTHREADS, PM_TYPE_U32, PROC_INDOM,
+	  PM_SEM_INSTANT, NONE, "live registered threads",
+	  "How many of the process's threads are registered and live." },
+
+	{ "module.nthreads", CL_MODULE, IT_M_THREADS, PM_TYPE_U64,
+	  PM_INDOM_NULL, PM_SEM_INSTANT, NONE, "registered threads",
+	  "Threads registered with coarse_stat_fs and not yet exited, all "
+	  "users'." },
+	{ "module.pages", CL_MODULE, IT_M_PAGES, PM_TYPE_U64, PM_INDOM_NULL,
+	  PM_SEM_INSTANT, NONE, "thread pages held",
+	  "Thread pages the module holds: registered threads and exited "
+	  "ones the kernel has not released yet." },
+	{ "module.max_threads", CL_MODULE, IT_M_MAX, PM_TYPE_U32,
+	  PM_INDOM_NULL, PM_SEM_DISCRETE, NONE, "registration cap",
+	  "The module's max_threads parameter: registrations beyond it "
+	  "fail with ENOSPC." },
+	{ "module.generation", CL_MODULE, IT_M_GEN, PM_TYPE_U64,
+	  PM_INDOM_NULL, PM_SEM_COUNTER, COUNT, "registrations and exits",
+	  "Grows at every registration, thread exit and change of tid." },
+	{ "module.clock", CL_MODULE, IT_M_CLOCK, PM_TYPE_STRING,
+	  PM_INDOM_NULL, PM_SEM_DISCRETE, NONE, "clock of the pages",
+	  "tsc or monotonic: the clock the module stamps the pages with." },
+	{ "agent.unreadable", CL_MODULE, IT_M_UNREADABLE, PM_TYPE_U32,
+	  PM_INDOM_NULL, PM_SEM_INSTANT, NONE,
+	  "registered threads the agent may not read",
+	  "Registered threads whose pages the agent's user may not map "
+	  "(only a thread's user and root may): they are missing from "
+	  "csf.thread and csf.proc.  0 for the daemon, which runs as root." },
+};
+#define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+/* What a process instance adds up. */
+struct proc {
+	pid_t tgid;
+	unsigned int nthreads;
+	uint64_t time_ns[CSF_NR_STATES];
+	uint64_t nvcsw, nivcsw, wakeups, migrations;
+	const struct csf_snap *name_from;	/* whose comm names it */
+};
+
+/* A thread name for an instance: "TID COMM". */
+struct inst_name {
+	char s[40];
+};
+
+static pmdaMetric metrictab[NR_METRICS];
+static pmdaIndom indomtab[NR_INDOMS] = {
+	{ CPU_INDOM, 0, NULL },
+	{ THREAD_INDOM, 0, NULL },
+	{ PROC_INDOM, 0, NULL },
+};
+
+static struct agent {
+	struct sampler s;
+	int open;			/* s is open */
+	int said_unmounted;		/* the log line was written */
+	struct csf_module_stats mod;
+	/* instances: one pmdaInstid and name per entry */
+	pmdaInstid *cpu_ids, *thread_ids, *proc_ids;
+	struct inst_name *cpu_names, *thread_names, *proc_names;
+	/* live threads, sorted by tid, pointing into s.snaps */
+	const struct csf_snap **live, **by_tgid;
+	size_t nlive;
+	struct proc *procs;		/* sorted by tgid */
+	size_t nprocs;
+	size_t cap;			/* of the arrays of threads and procs */
+	struct proc *gone;		/* exited threads' sums, by tgid */
+	size_t ngone;
+	pid_t *folded;			/* exited tids already in gone[] */
+	size_t nfolded;
+	size_t cursor;			/* where the last lookup found it */
+} ag;
+
+static void log_unmounted(int err)
+{
+	if (ag.said_unmounted)
+		return;
+	/* csf_strerror() says what to do about it */
+	pmNotifyErr(LOG_WARNING, "%s; no values until then: the agent tries "
+		    "again at every fetch", csf_strerror(err));
+	ag.said_unmounted = 1;
+}
+
+/* Room for @n threads (and so processes) in every array that holds them. */
+static int reserve(size_t n)
+{
+	size_t cap = ag.cap ? ag.cap : 64;
+
+	if (n <= ag.cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+#define RESIZE(p)							\
+	do {								\
+		void *q = realloc(p, cap * sizeof(*(p)));		\
+		if (!q)							\
+			return -ENOMEM;					\
+		p = q;							\
+	} while (0)
+	RESIZE(ag.live);
+	RESIZE(ag.by_tgid);
+	RESIZE(ag.thread_ids);
+	RESIZE(ag.thread_names);
+	RESIZE(ag.procs);
+	RESIZE(ag.proc_ids);
+	RESIZE(ag.proc_names);
+#undef RESIZE
+	ag.cap = cap;
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_tgid(const void *a, const void *b)
+{
+	const struct csf_snap *x = *(const struct csf_snap *const *)a;
+	const struct csf_snap *y = *(const struct csf_snap *const *)b;
+
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static void add_thread(struct proc *p, const struct csf_snap *t)
+{
+	for (int k = 0; k < CSF_NR_STATES; k++)
+		p->time_ns[k] += csf_ticks_to_ns(t->time[k]);
+	p->nvcsw += t->nvcsw;
+	p->nivcsw += t->nivcsw;
+	p->wakeups += t->wakeups;
+	p->migrations += t->migrations;
+}
+
+static struct proc *find_proc(struct proc *v, size_t n, pid_t tgid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].tgid == tgid)
+			return &v[mid];
+		if (v[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * Fold the threads that exited since the last sample into gone[], once
+ * each: the sampler reads an exited page until it has seen the thread
+ * leave the list, which may be more than once.
+ */
+static int fold_exited(void)
+{
+	size_t cap = ag.nfolded + ag.s.nsnaps, n = 0, gcap = ag.ngone;
+	pid_t *folded = malloc((cap ? cap : 1) * sizeof(*folded));
+
+	if (!folded)
+		return -ENOMEM;
+	for (size_t i = 0; i < ag.s.nsnaps; i++) {
+		const struct csf_snap *t = &ag.s.snaps[i];
+		pid_t tid = (pid_t)t->tid;
+		struct proc *g;
+
+		if (t->state != CSF_STATE_EXITED)
+			continue;
+		folded[n++] = tid;
+		if (bsearch(&tid, ag.folded, ag.nfolded, sizeof(pid_t),
+			    cmp_pid))
+			continue;
+		g = find_proc(ag.gone, ag.ngone, (pid_t)t->tgid);
+		if (!g) {
+			struct proc *v = realloc(ag.gone, (gcap + 1) *
+						 sizeof(*v));
+			size_t at = 0;
+
+			if (!v) {
+				free(folded);
+				return -ENOMEM;
+			}
+			ag.gone = v;
+			gcap++;
+			while (at < ag.ngone && v[at].tgid < (pid_t)t->tgid)
+				at++;
+			memmove(&v[at + 1], &v[at],
+				(ag.ngone - at) * sizeof(*v));
+			memset(&v[at], 0, sizeof(v[at]));
+			v[at].tgid = (pid_t)t->tgid;
+			ag.ngone++;
+			g = &v[at];
+		}
+		add_thread(g, t);
+	}
+	/* the exited pages still mapped stay folded; the rest are gone */
+	qsort(folded, n, sizeof(*folded), cmp_pid);
+	free(ag.folded);
+	ag.folded = folded;
+	ag.nfolded = n;
+	return 0;
+}
+
+/* The live threads, and the processes they make up with gone[]. */
+static int build_instances(void)
+{
+	size_t n = 0, np = 0, keep = 0;
+	int err = reserve(ag.s.nsnaps);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < ag.s.nsnaps; i++)
+		if (ag.s.snaps[i].state != CSF_STATE_EXITED)
+			ag.live[n++] = &ag.s.snaps[i];
+	ag.nlive = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct csf_snap *t = ag.live[i];
+
+		ag.thread_ids[i].i_inst = (int)t->tid;
+		snprintf(ag.thread_names[i].s, sizeof(ag.thread_names[i].s),
+			 "%u %.15s", t->tid, t->comm);
+		ag.thread_ids[i].i_name = ag.thread_names[i].s;
+	}
+	indomtab[THREAD_INDOM].it_numinst = (int)n;
+	indomtab[THREAD_INDOM].it_set = ag.thread_ids;
+
+	memcpy(ag.by_tgid, ag.live, n * sizeof(*ag.by_tgid));
+	qsort(ag.by_tgid, n, sizeof(*ag.by_tgid), cmp_tgid);
+	for (size_t i = 0; i < n; i++) {
+		const struct csf_snap *t = ag.by_tgid[i];
+		struct proc *p = &ag.procs[np ? np - 1 : 0];
+
+		if (!np || p->tgid != (pid_t)t->tgid) {
+			const struct proc *g;
+
+			p = &ag.procs[np++];
+			memset(p, 0, sizeof(*p));
+			p->tgid = (pid_t)t->tgid;
+			p->name_from = t;
+			g = find_proc(ag.gone, ag.ngone, p->tgid);
+			if (g) {
+				memcpy(p->time_ns, g->time_ns,
+				       sizeof(p->time_ns));
+				p->nvcsw = g->nvcsw;
+				p->nivcsw = g->nivcsw;
+				p->wakeups = g->wakeups;
+				p->migrations = g->migrations;
+			}
+		}
+		if (t->tid == t->tgid)
+			p->name_from = t;
+		p->nthreads++;
+		add_thread(p, t);
+	}
+	ag.nprocs = np;
+	for (size_t i = 0; i < np; i++) {
+		ag.proc_ids[i].i_inst = (int)ag.procs[i].tgid;
+		snprintf(ag.proc_names[i].s, sizeof(ag.proc_names[i].s),
+			 "%d %.15s", (int)ag.procs[i].tgid,
+			 ag.procs[i].name_from->comm);
+		ag.proc_ids[i].i_name = ag.proc_names[i].s;
+	}
+	indomtab[PROC_INDOM].it_numinst = (int)np;
+	indomtab[PROC_INDOM].it_set = ag.proc_ids;
+
+	/* a process whose threads are all gone takes its sums with it */
+	for (size_t i = 0; i < ag.ngone; i++)
+		if (find_proc(ag.procs, np, ag.gone[i].tgid))
+			ag.gone[keep++] = ag.gone[i];
+	ag.ngone = keep;
+	return 0;
+}
+
+static int cpu_instances(void)
+{
+	unsigned int n = ag.s.ncpus;
+
+	ag.cpu_ids = calloc(n ? n : 1, sizeof(*ag.cpu_ids));
+	ag.cpu_names = calloc(n ? n : 1, sizeof(*ag.cpu_names));
+	if (!ag.cpu_ids || !ag.cpu_names)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++) {
+		ag.cpu_ids[i].i_inst = (int)i;
+		snprintf(ag.cpu_names[i].s, sizeof(ag.cpu_names[i].s), "cpu%u",
+			 i);
+		ag.cpu_ids[i].i_name = ag.cpu_names[i].s;
+	}
+	indomtab[CPU_INDOM].it_numinst = (int)n;
+	indomtab[CPU_INDOM].it_set = ag.cpu_ids;
+	return 0;
+}
+
+/* Take one sample; 0, or a negative errno and no instances. */
+static int refresh(void)
+{
+	int err;
+
+	if (!ag.open) {
+		err = sampler_open(&ag.s);
+		if (!err)
+			err = cpu_instances();
+		if (err) {
+			log_unmounted(err);
+			return err;
+		}
+		ag.open = 1;
+		if (ag.said_unmounted)
+			pmNotifyErr(LOG_INFO, "coarse_stat_fs is mounted: "
+				    "values again");
+		ag.said_unmounted = 0;
+	}
+	err = sampler_read(&ag.s);
+	if (!err)
+		err = csf_module_stats(&ag.mod);
+	if (!err)
+		err = fold_exited();
+	if (!err)
+		err = build_instances();
+	if (err) {
+		indomtab[THREAD_INDOM].it_numinst = 0;
+		indomtab[PROC_INDOM].it_numinst = 0;
+		pmNotifyErr(LOG_ERR, "reading the pages: %s",
+			    csf_strerror(err));
+	}
+	return err;
+}
+
+/* The live thread @tid: pmdaFetch asks in instance order, so look next. */
+static const struct csf_snap *find_thread(pid_t tid)
+{
+	size_t lo = 0, hi = ag.nlive, c = ag.cursor;
+
+	if (c < ag.nlive && (pid_t)ag.live[c]->tid == tid)
+		return ag.live[c];
+	if (c + 1 < ag.nlive && (pid_t)ag.live[c + 1]->tid == tid) {
+		ag.cursor = c + 1;
+		return ag.live[c + 1];
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		pid_t t = (pid_t)ag.live[mid]->tid;
+
+		if (t == tid) {
+			ag.cursor = mid;
+			return ag.live[mid];
+		}
+		if (t < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int put_u64(pmAtomValue *atom, uint64_t v)
+{
+	atom->ull = v;
+	return PMDA_FETCH_STATIC;
+}
+
+static int put_u32(pmAtomValue *atom, uint32_t v)
+{
+	atom->ul = v;
+	return PMDA_FETCH_STATIC;
+}
+
+static int put_str(pmAtomValue *atom, const char *s)
+{
+	atom->cp = (char *)s;
+	return PMDA_FETCH_STATIC;
+}
+
+static int cpu_value(unsigned int item, unsigned int inst, pmAtomValue *atom)
+{
+	const struct csf_cpu_snap *c;
+
+	if (inst >= ag.s.ncpus)
+		return PM_ERR_INST;
+	c = &ag.s.cpus[inst];
+	if (item < CSF_CPU_NR_STATES)
+		return put_u64(atom, csf_ticks_to_ns(c->time[item]));
+	if (item == IT_SWITCHES)
+		return put_u64(atom, c->nr_switches);
+	if (item == IT_ONLINE)
+		return put_u32(atom, c->online);
+	if (item >= IT_STAT && item < IT_STAT + CSF_STAT_NR)
+		return put_u64(atom, c->stat[item - IT_STAT]);
+	return PM_ERR_PMID;
+}
+
+static int thread_value(unsigned int item, unsigned int inst,
+			pmAtomValue *atom)
+{
+	const struct csf_snap *t = find_thread((pid_t)inst);
+
+	if (!t)
+		return PM_ERR_INST;
+	if (item < CSF_NR_STATES)
+		return put_u64(atom, csf_ticks_to_ns(t->time[item]));
+	switch (item) {
+	case IT_NVCSW:
+		return put_u64(atom, t->nvcsw);
+	case IT_NIVCSW:
+		return put_u64(atom, t->nivcsw);
+	case IT_WAKEUPS:
+		return put_u64(atom, t->wakeups);
+	case IT_MIGRATIONS:
+		return put_u64(atom, t->migrations);
+	case IT_STATE:
+		return put_str(atom, csf_state_name(t->state));
+	case IT_CPU:
+		return put_u32(atom, t->cpu);
+	case IT_TGID:
+		return put_u32(atom, t->tgid);
+	case IT_COMM:
+		return put_str(atom, t->comm);
+	}
+	return PM_ERR_PMID;
+}
+
+static int proc_value(unsigned int item, unsigned int inst, pmAtomValue *atom)
+{
+	const struct proc *p = find_proc(ag.procs, ag.nprocs, (pid_t)inst);
+
+	if (!p)
+		return PM_ERR_INST;
+	if (item < CSF_NR_STATES)
+		return put_u64(atom, p->time_ns[item]);
+	switch (item) {
+	case IT_NVCSW:
+		return put_u64(atom, p->nvcsw);
+	case IT_NIVCSW:
+		return put_u64(atom, p->nivcsw);
+	case IT_WAKEUPS:
+		return put_u64(atom, p->wakeups);
+	case IT_MIGRATIONS:
+		return put_u64(atom, p->migrations);
+	case IT_NTHREADS:
+		return put_u32(atom, p->nthreads);
+	}
+	return PM_ERR_PMID;
+}
+
+static int module_value(unsigned int item, pmAtomValue *atom)
+{
+	switch (item) {
+	case IT_M_THREADS:
+		return put_u64(atom, ag.mod.nr_threads);
+	case IT_M_PAGES:
+		return put_u64(atom, ag.mod.nr_allocated);
+	case IT_M_MAX:
+		return put_u32(atom, ag.mod.max_threads);
+	case IT_M_GEN:
+		return put_u64(atom, ag.mod.generation);
+	case IT_M_CLOCK:
+		return put_str(atom, sampler_clock_key());
+	case IT_M_UNREADABLE:
+		return put_u32(atom, ag.s.denied);
+	}
+	return PM_ERR_PMID;
+}
+
+static int csf_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
+{
+	unsigned int cluster = pmID_cluster(m->m_desc.pmid);
+	unsigned int item = pmID_item(m->m_desc.pmid);
+
+	if (!ag.open)
+		return PM_ERR_AGAIN;
+	switch (cluster) {
+	case CL_CPU:
+		return cpu_value(item, inst, atom);
+	case CL_THREAD:
+		return thread_value(item, inst, atom);
+	case CL_PROC:
+		return proc_value(item, inst, atom);
+	case CL_MODULE:
+		return module_value(item, atom);
+	}
+	return PM_ERR_PMID;
+}
+
+static int csf_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
+{
+	refresh();
+	ag.cursor = 0;
+	return pmdaFetch(n, pmids, resp, pmda);
+}
+
+static int csf_instance(pmInDom indom, int inst, char *name,
+			pmInResult **result, pmdaExt *pmda)
+{
+	refresh();
+	return pmdaInstance(indom, inst, name, result, pmda);
+}
+
+/* --pmns and --helptext: the files pmcd and newhelp read, from metrics[]. */
+static void print_pmns(void)
+{
+	const char *groups[] = { "cpu", "cpu.stat", "thread", "thread.time",
+				 "proc", "proc.time", "module", "agent" };
+	const char *top[] = { "cpu", "thread", "proc", "module", "agent" };
+
+	printf("/* written by pmdacsf --pmns from its metric table */\n\n");
+	printf("csf {\n");
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		printf("\t%s\n", top[i]);
+	printf("}\n");
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		size_t len = strlen(groups[g]);
+
+		printf("\ncsf.%s {\n", groups[g]);
+		/* subgroups first, then the metrics directly under it */
+		for (size_t s = 0; s < sizeof(groups) / sizeof(groups[0]); s++)
+			if (!strncmp(groups[s], groups[g], len) &&
+			    groups[s][len] == '.')
+				printf("\t%s\n", groups[s] + len + 1);
+		for (size_t i = 0; i < NR_METRICS; i++) {
+			const char *n = metrics[i].name;
+
+			if (!strncmp(n, groups[g], len) && n[len] == '.' &&
+			    !strchr(n + len + 1, '.'))
+				printf("\t%s\t%u:%u:%u\n", n + len + 1, CSF,
+				       metrics[i].cluster, metrics[i].item);
+		}
+		printf("}\n");
+	}
+}
+
+/* @text in lines of at most 72 columns: newhelp splits longer ones. */
+static void print_wrapped(const char *text)
+{
+	while (*text) {
+		size_t n = strlen(text), cut = n;
+
+		if (n > 72) {
+			cut = 72;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = 72;
+		}
+		printf("%.*s\n", (int)cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+static void print_helptext(void)
+{
+	printf("# written by pmdacsf --helptext from its metric table\n");
+	for (size_t i = 0; i < NR_METRICS; i++) {
+		printf("\n@ csf.%s %s\n", metrics[i].name, metrics[i].oneline);
+		print_wrapped(metrics[i].help);
+	}
+	printf("\n@ %u.%u cpu instance domain\nCPUs by number: cpuN.\n",
+	       CSF, CPU_INDOM);
+	printf("\n@ %u.%u thread instance domain\nRegistered live threads: "
+	       "\"TID COMM\", instance TID.\n", CSF, THREAD_INDOM);
+	printf("\n@ %u.%u process instance domain\nProcesses with a "
+	       "registered live thread: \"TGID COMM\", instance TGID.\n",
+	       CSF, PROC_INDOM);
+}
+
+/* The DSO's entry point, as pmcd.conf and pmSpecLocalPMDA name it. */
+void __PMDA_INIT_CALL csf_init(pmdaInterface *dp);
+
+static int is_dso = 1;
+static char helppath[MAXPATHLEN];
+
+void __PMDA_INIT_CALL csf_init(pmdaInterface *dp)
+{
+	if (is_dso) {
+		int sep = pmPathSeparator();
+
+		pmsprintf(helppath, sizeof(helppath), "%s%c" "csf" "%c" "help",
+			  pmGetConfig("PCP_PMDAS_DIR"), sep, sep);
+		pmdaDSO(dp, PMDA_INTERFACE_7, "csf DSO", helppath);
+	}
+	if (dp->status != 0)
+		return;
+	for (size_t i = 0; i < NR_METRICS; i++) {
+		metrictab[i].m_user = NULL;
+		metrictab[i].m_desc.pmid = PMDA_PMID(metrics[i].cluster,
+						     metrics[i].item);
+		metrictab[i].m_desc.type = metrics[i].type;
+		metrictab[i].m_desc.indom = metrics[i].indom;
+		metrictab[i].m_desc.sem = metrics[i].sem;
+		metrictab[i].m_desc.units = metrics[i].units;
+	}
+	dp->version.any.fetch = csf_fetch;
+	dp->version.any.instance = csf_instance;
+	pmdaSetFetchCallBack(dp, csf_fetch_value);
+	pmdaInit(dp, indomtab, NR_INDOMS, metrictab, (int)NR_METRICS);
+}
+
+static pmLongOptions longopts[] = {
+	PMDA_OPTIONS_HEADER("Options"),
+	PMOPT_DEBUG,
+	PMDAOPT_DOMAIN,
+	PMDAOPT_HELPTEXT,
+	PMDAOPT_LOGFILE,
+	PMDAOPT_USERNAME,
+	PMOPT_HELP,
+	PMDA_OPTIONS_TEXT("\nAnd alone, to write the files the agent is "
+			  "installed with:"),
+	{ "pmns", 0, 0, 0, "print the PMNS of the csf metrics" },
+	{ "helptext", 0, 0, 0, "print their help text, for newhelp" },
+	PMDA_OPTIONS_END
+};
+
+static pmdaOptions opts = {
+	.short_options = "D:d:h:l:U:?",
+	.long_options = longopts,
+};
+
+int main(int argc, char **argv)
+{
+	int sep = pmPathSeparator();
+	pmdaInterface dispatch;
+
+	if (argc == 2 && !strcmp(argv[1], "--pmns")) {
+		print_pmns();
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--helptext")) {
+		print_helptext();
+		return fflush(stdout) ? 1 : 0;
+	}
+	is_dso = 0;
+	pmSetProgname(argv[0]);
+	pmsprintf(helppath, sizeof(helppath), "%s%c" "csf" "%c" "help",
+		  pmGetConfig("PCP_PMDAS_DIR"), sep, sep);
+	pmdaDaemon(&dispatch, PMDA_INTERFACE_7, pmGetProgname(), CSF,
+		   "csf.log", helppath);
+	pmdaGetOptions(argc, argv, &opts, &dispatch);
+	if (opts.errors) {
+		pmdaUsageMessage(&opts);
+		return 1;
+	}
+	/* root by default, to map every user's pages, as pmdaproc does */
+	if (opts.username)
+		pmSetProcessIdentity(opts.username);
+	pmdaOpenLog(&dispatch);
+	pmdaConnect(&dispatch);
+	csf_init(&dispatch);
+	pmdaMain(&dispatch);
+	return 0;
+}

@@ -1,0 +1,196 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/pcp/run.sh - pmdacsf, the PCP agent, on the host against fake roots
+# (tests/tui/mkfakeroot), with PCP's own clients and no pmcd:
+#
+# 1. The DSO through pminfo -L (pmSpecLocalPMDA): every value of every
+#    metric against what the fixture says, computed here from the SPEC
+#    (times in ms there, ns in PCP; processes are sums of their threads).
+# 2. The PMNS and help text the agent writes from its table: newhelp takes
+#    them, and every metric pminfo lists has its help.
+# 3. The daemon through dbpmda (its pipe protocol, as pmcd speaks it),
+#    with the root changing between fetches: a new thread appears in the
+#    thread and process instance domains, an exited one leaves them while
+#    its process's totals keep it, and a process whose threads are all
+#    gone leaves.
+# 4. No module: the daemon answers "try again", logs what to do, and gives
+#    values once the root appears, without a restart.
+#
+# Needs the agent built (configure found libpcp_pmda) and pminfo, dbpmda
+# and newhelp (Debian's pcp package); else it skips (exit 77).
+
+srcdir=${srcdir:-$(dirname "$0")/../..}
+B=$(pwd)
+PMDA_DSO=${PMDA_DSO:-$B/pmda/.libs/pmda_csf.so}
+PMDACSF=${PMDACSF:-$B/pmda/pmdacsf}
+MKFAKEROOT=${MKFAKEROOT:-$B/tests/tui/mkfakeroot}
+SPEC=$srcdir/tests/tui/cases/base.spec
+
+. "$srcdir/tests/lib.sh"
+
+PATH=$PATH:/usr/lib/pcp/bin
+for p in pminfo dbpmda newhelp; do
+	command -v $p >/dev/null || { echo "SKIP: no $p (apt-get install pcp)"; exit 77; }
+done
+[ -f "$PMDA_DSO" ] && [ -x "$PMDACSF" ] ||
+	{ echo "SKIP: pmdacsf not built (configure --with-pcp)"; exit 77; }
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/csf-pcp.XXXXXX") || exit 1
+db_pid=
+cleanup() {
+	exec 7>&- 2>/dev/null
+	[ -n "$db_pid" ] && kill "$db_pid" 2>/dev/null && wait "$db_pid" 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# the agent's PMNS and help, as make writes them, beside a root for -n
+"$PMDACSF" --pmns > "$W/pmns" && "$PMDACSF" --helptext > "$W/help" &&
+	cp "$srcdir/pmda/root" "$W/root" || { no "the agent writes its PMNS and help"; summary; }
+export CSF_ROOT="$W/fixture"
+"$MKFAKEROOT" "$CSF_ROOT" < "$SPEC" || exit 1
+
+local_pminfo() {	# local_pminfo ARGS...: the DSO in this process
+	pminfo -L -K clear -K "add,300,$PMDA_DSO,csf_init" -n "$W/root" "$@" 2>"$W/pminfo.err"
+}
+
+# "metric inst value" lines (inst "-" for none) of pminfo -f, sorted
+values() {
+	awk '/^csf\./ { m = $1; next }
+	     /^ *inst \[/ { sub(/^ *inst \[/, ""); i = $1; sub(/^.*\] value /, "");
+			    print m, i, $0; next }
+	     /^ *value / { sub(/^ *value /, ""); print m, "-", $0 }' | sort
+}
+
+# the same, as the SPEC says they must be
+expected() {
+	awk '
+	function kv(k,  i, a) { for (i = 2; i <= NF; i++) { split($i, a, "=");
+		if (index($i, "=") && a[1] == k) return a[2] } return 0 }
+	function ns(v) { return sprintf("%.0f", v * 1000000) }
+	$1 == "cpu" { c = $2
+		print "csf.cpu.busy", c, ns(kv("busy")); print "csf.cpu.idle", c, ns(kv("idle"))
+		print "csf.cpu.iowait", c, ns(kv("iowait")); print "csf.cpu.switches", c, kv("csw")
+		print "csf.cpu.stat.user", c, ns(kv("user")); print "csf.cpu.stat.nice", c, ns(kv("nice"))
+		print "csf.cpu.stat.system", c, ns(kv("system")); print "csf.cpu.online", c, 1 }
+	$1 == "thread" && $5 != "exited" { t = $2; p = $3; n++
+		split("run runnable sleep iowait blocked", k, " ")
+		split("running runnable sleeping iowait blocked", s, " ")
+		for (j = 1; j <= 5; j++) { v = kv(k[j]); print "csf.thread.time." s[j], t, ns(v); pt[p, j] += v }
+		split("nvcsw nivcsw wakeups migrations", c4, " ")
+		for (j = 1; j <= 4; j++) { v = kv(c4[j]); print "csf.thread." c4[j], t, v; pc[p, j] += v }
+		print "csf.thread.state", t, "\"" $5 "\""; print "csf.thread.comm", t, "\"" $4 "\""
+		print "csf.thread.tgid", t, p; print "csf.thread.cpu", t, kv("cpu")
+		procs[p]++ }
+	END { for (p in procs) {
+		for (j = 1; j <= 5; j++) print "csf.proc.time." s[j], p, ns(pt[p, j])
+		for (j = 1; j <= 4; j++) print "csf.proc." c4[j], p, pc[p, j]
+		print "csf.proc.nthreads", p, procs[p] }
+	      print "csf.module.nthreads - " n; print "csf.module.pages - " n
+	      print "csf.module.max_threads - 4096"; print "csf.module.clock - \"monotonic\""
+	      print "csf.agent.unreadable - 0" }' "$SPEC" | sort
+}
+
+# ---- 1. the DSO, every value -------------------------------------------
+local_pminfo -f csf | values > "$W/got"
+expected > "$W/want"
+missing=$(comm -13 "$W/got" "$W/want")
+if [ -z "$missing" ]; then
+	ok "DSO: all $(wc -l < "$W/want") values the fixture fixes are right"
+else
+	no "DSO: values differ from the fixture's: $(echo "$missing" | head -n 5 | tr '\n' ';') (got: $(grep -F "$(echo "$missing" | head -n 1 | cut -d' ' -f1-2) " "$W/got"))"
+fi
+n_metrics=$(local_pminfo csf | wc -l)
+n_valued=$(cut -d' ' -f1 "$W/got" | sort -u | wc -l)
+check "DSO: every one of the $n_metrics metrics has values" test "$n_metrics" -gt 0 -a "$n_metrics" = "$n_valued"
+check "DSO: no error on stderr" test ! -s "$W/pminfo.err" -o -z "$(grep -v 'help text' "$W/pminfo.err")"
+
+# ---- 2. PMNS and help ------------------------------------------------------
+(cd "$W" && newhelp -n root -v 2 -o help < help) > "$W/newhelp.out" 2>&1
+check "newhelp compiles the agent's help against its PMNS" test -s "$W/help.dir" -a ! -s "$W/newhelp.out"
+helped=$(sed -n 's/^@ \(csf\.[^ ]*\) .*/\1/p' "$W/help" | sort)
+listed=$(local_pminfo csf | sort)
+check "every metric has help text, and no help names a missing metric" test "$helped" = "$listed"
+
+# ---- 3. the daemon through dbpmda, with the root changing ------------------
+mkfifo "$W/db.in"
+dbpmda -n "$W/root" < "$W/db.in" > "$W/db.out" 2>&1 &
+db_pid=$!
+exec 7> "$W/db.in"
+nres=0
+# db CMD: send it, wait (10 s at most) for its answer; the answer is then
+# in $W/db.last
+db() {
+	before=$(wc -l < "$W/db.out")
+	echo "$1" >&7
+	case $1 in fetch*|instance*) nres=$((nres + 1)) ;; *) sleep 0.2; return ;; esac
+	i=0
+	while [ "$(grep -c -e 'numpmid:' -e '^pmInDom:' -e 'Error' "$W/db.out")" -lt "$nres" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.1
+	tail -n +"$((before + 1))" "$W/db.out" > "$W/db.last"
+}
+db "open pipe $PMDACSF -d 300 -l $W/pmdacsf.log -h $W/help"
+db "instance 300.1"
+check "daemon: six threads in the thread domain" test "$(grep -c 'inst: ' "$W/db.last")" = 6
+db "fetch csf.proc.time.running"
+check "daemon: process 4242 ran 19.4 s (5 threads)" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+
+printf 'thread 6000 6000 newcomer running run=10\n' | "$MKFAKEROOT" "$CSF_ROOT"
+db "instance 300.1"
+check "daemon: a new thread appears between fetches" grep -q 'inst: 6000 name: "6000 newcomer"' "$W/db.last"
+db "instance 300.2"
+check "daemon: and its process with it" grep -q 'inst: 6000 name: "6000 newcomer"' "$W/db.last"
+
+printf 'gone 4243\ngone 5000\n' | "$MKFAKEROOT" "$CSF_ROOT"
+db "instance 300.1"
+check "daemon: an exited thread leaves the thread domain" sh -c "! grep -q 'inst: 4243 ' '$W/db.last' && grep -q 'inst: 4242 ' '$W/db.last'"
+db "instance 300.2"
+check "daemon: a process whose threads are all gone leaves" sh -c "! grep -q 'inst: 5000 ' '$W/db.last' && grep -q 'inst: 4242 ' '$W/db.last'"
+db "fetch csf.proc.time.running"
+check "daemon: its process's total keeps the exited thread's 9 s" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+db "fetch csf.proc.nthreads"
+check "daemon: and counts 4 live threads" grep -q 'inst \[4242 or ???\] value 4' "$W/db.last"
+db "fetch csf.proc.time.running"
+check "daemon: the exited thread is counted once, fetch after fetch" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+# an exited page still listed (the module lists a thread until its exit
+# has bumped the generation): read at every fetch, counted once
+printf 'thread 4244 4242 contend-a exited run=5000 runnable=5000 nvcsw=5 nivcsw=5000\n' | "$MKFAKEROOT" "$CSF_ROOT"
+db "fetch csf.proc.time.running"
+db "fetch csf.proc.time.running"
+check "daemon: an exited page read twice counts once" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+printf 'gone 4244\n' | "$MKFAKEROOT" "$CSF_ROOT"
+db "fetch csf.proc.time.running"
+check "daemon: and once more when it leaves the list" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+db "text csf.thread.time.runnable"
+check "daemon: serves the help text" grep -q 'waiting for a CPU' "$W/db.out"
+db "close"
+exec 7>&-
+wait "$db_pid" 2>/dev/null
+db_pid=
+
+# ---- 4. no module, then the module -----------------------------------------
+export CSF_ROOT="$W/later"
+rm -f "$W/db.in"
+mkfifo "$W/db.in"
+: > "$W/db.out"
+nres=0
+dbpmda -n "$W/root" < "$W/db.in" > "$W/db.out" 2>&1 &
+db_pid=$!
+exec 7> "$W/db.in"
+db "open pipe $PMDACSF -d 300 -l $W/unmounted.log -h $W/help"
+db "fetch csf.module.nthreads"
+check "no module: a fetch says try again" grep -q 'Try again' "$W/db.last"
+check "no module: the log says what to do" grep -q 'not mounted.*modprobe coarse_stat_fs.*tries again' "$W/unmounted.log"
+"$MKFAKEROOT" "$CSF_ROOT" < "$SPEC"
+db "fetch csf.module.nthreads"
+check "no module: values once it is there, without a restart" grep -q 'value 6' "$W/db.last"
+db "close"
+exec 7>&-
+wait "$db_pid" 2>/dev/null
+db_pid=
+summary
