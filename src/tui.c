@@ -12,6 +12,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -449,6 +450,18 @@ static void install_signals(void)
 	sigaction(SIGQUIT, &sa, NULL);
 }
 
+/*
+ * The terminal hung up and no SIGHUP came (under strace, seen): every read
+ * then ends at once with nothing, and drawing on would spin on a dead
+ * terminal at full speed.
+ */
+static int terminal_gone(void)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
+}
+
 int run_tui(const struct options *o, struct sampler *smp)
 {
 	struct tui t;
@@ -515,6 +528,8 @@ int run_tui(const struct options *o, struct sampler *smp)
 		timeout(now >= t.next_ns ? 0 :
 			(int)((t.next_ns - now + 999999) / 1000000));
 		r = get_wch(&ch);
+		if (r == ERR && !t.script && terminal_gone())
+			break;
 		now = mono_ns();
 		t.ui.now_ns = now;
 		if (t.ui.msg[0] && now >= t.ui.msg_until_ns)
