@@ -217,6 +217,8 @@ done
 
 # the programs' vm_once_per_boot(): the first mode is CSF_VM_MODES' first
 export CSF_VM_MODES
+# what the kernel logs before this line is its own (tests/vm/run.sh)
+[ "$CSF_VM_HAVE_KO" = yes ] && echo "csf-vm: the module loads after this line" >/dev/kmsg
 for mode in $CSF_VM_MODES; do
 	export CSF_CLOCK=$mode
 	ck_begin $mode/init

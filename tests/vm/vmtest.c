@@ -216,6 +216,13 @@ uint64_t vm_ticks_to_ns(const struct csf_cpu_header *h, uint64_t ticks)
 			  h->clock_shift);
 }
 
+uint64_t vm_wall_ns(const struct csf_cpu_header *h)
+{
+	if (h->clock == CSF_CLOCK_TSC && (h->flags & CSF_CPU_F_TSC_UNSTABLE))
+		return vm_ticks_to_ns(h, vm_clock_now(CSF_CLOCK_TSC));
+	return vm_mono_ns();
+}
+
 int vm_possible_cpus(void)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");

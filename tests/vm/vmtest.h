@@ -82,6 +82,14 @@ void vm_cpu_read(const struct vm_cpu_page *p, unsigned int cpu,
 uint64_t vm_clock_now(uint32_t clock);
 uint64_t vm_ticks_to_ns(const struct csf_cpu_header *h, uint64_t ticks);
 uint64_t vm_mono_ns(void);
+/*
+ * The wall clock, in ns, to hold the page's durations against:
+ * CLOCK_MONOTONIC, or the page's own TSC when the kernel stopped trusting
+ * it (CSF_CPU_F_TSC_UNSTABLE).  Then clock_hz is only what a calibration
+ * the kernel gave up on said (2.6 times too fast was seen, the host
+ * loaded), and the page's durations can only agree with their own clock.
+ */
+uint64_t vm_wall_ns(const struct csf_cpu_header *h);
 
 /* Number of CPUs in /sys/devices/system/cpu/possible ("0-1" -> 2). */
 int vm_possible_cpus(void);
