@@ -146,6 +146,10 @@ check "daemon: a new thread appears between fetches" grep -q 'inst: 6000 name: "
 db "instance 300.2"
 check "daemon: and its process with it" grep -q 'inst: 6000 name: "6000 newcomer"' "$W/db.last"
 
+printf 'thread 4246 4242 renamed iowait run=500 iowait=9000 sleep=500 nvcsw=3000 wakeups=3000 cpu=1\n' | "$MKFAKEROOT" "$CSF_ROOT"
+db "instance 300.1"
+check "daemon: a thread that renamed itself is listed by its new name" grep -q 'inst: 4246 name: "4246 renamed"' "$W/db.last"
+
 printf 'gone 4243\ngone 5000\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "instance 300.1"
 check "daemon: an exited thread leaves the thread domain" sh -c "! grep -q 'inst: 4243 ' '$W/db.last' && grep -q 'inst: 4242 ' '$W/db.last'"

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/bench/pmda_cost.sh - the CPU time pmdacsf, the PCP agent, spends on
+# one fetch, over N page-shaped files (mkfakeroot, as csftop_cost.sh's
+# pages mode), N = 10, 100, 1000.  A benchmark, not a test: it prints
+# figures and exits 0 when it could measure.
+#
+# The daemon runs under dbpmda, which speaks pmcd's pipe protocol to it;
+# its CPU time is read from /proc/PID/schedstat around F fetches (default
+# 200), after one fetch that maps the pages.  Three fetches are timed:
+#   sample   one value (csf.module.nthreads): what a fetch costs before
+#            any value, i.e. reading every page and building the instances
+#   one      csf.thread.time.running: one value per thread
+#   all      every csf.thread metric, as pmlogger or pmrep would ask
+# "us/thr" is a fetch's cost divided by N.
+#
+#   usage: pmda_cost.sh [FETCHES]
+# Run from the build tree (it looks for pmda/pmdacsf and
+# tests/tui/mkfakeroot there, or $PMDACSF and $MKFAKEROOT).
+
+F=${1:-200}
+[ "$F" -ge 1 ] 2>/dev/null || { echo "usage: pmda_cost.sh [FETCHES >= 1]" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+PMDACSF=${PMDACSF:-$(pwd)/pmda/pmdacsf}
+MKFAKEROOT=${MKFAKEROOT:-$(pwd)/tests/tui/mkfakeroot}
+PATH=$PATH:/usr/lib/pcp/bin
+for p in dbpmda pminfo; do
+	command -v $p >/dev/null || { echo "pmda_cost.sh: no $p (apt-get install pcp)" >&2; exit 1; }
+done
+[ -x "$PMDACSF" ] && [ -x "$MKFAKEROOT" ] ||
+	{ echo "pmda_cost.sh: run it from the build tree after make check (pmda/pmdacsf, tests/tui/mkfakeroot)" >&2; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/pmda_cost.XXXXXX") || exit 1
+db=
+cleanup() {
+	exec 7>&- 2>/dev/null
+	[ -n "$db" ] && kill "$db" 2>/dev/null && wait "$db" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$PMDACSF" --pmns > "$work/pmns" && cp "$src/pmda/root" "$work/root" || exit 1
+all=$(pminfo -n "$work/root" csf.thread | paste -sd,)
+
+# fake_root N DIR: N threads in N/10 processes, half with a growing interval
+fake_root() {
+	awk -v n="$1" 'BEGIN { print "cpus 2"
+		split("running runnable sleeping iowait blocked", st, " ")
+		for (i = 0; i < n; i++)
+			printf "thread %d %d worker-%d %s run=%d runnable=%d sleep=%d nvcsw=%d nivcsw=%d wakeups=%d migrations=%d cpu=%d%s\n",
+				10000 + i, 10000 + int(i / 10) * 10, i, st[i % 5 + 1],
+				(i * 37) % 9000, (i * 13) % 500, (i * 101) % 90000,
+				i * 11, i * 3, i * 11, i % 50, i % 2,
+				i % 2 ? " since=now" : "" }' | "$MKFAKEROOT" "$2"
+}
+
+# cost ROOT METRICS: ns of the agent's CPU per fetch of METRICS
+cost() {
+	local root=$1 metrics=$2 pid a b n
+	rm -f "$work/in" "$work/out"
+	mkfifo "$work/in"
+	CSF_ROOT=$root dbpmda -n "$work/root" < "$work/in" > "$work/out" 2>&1 &
+	db=$!
+	exec 7> "$work/in"
+	echo "open pipe $PMDACSF -d 300 -l $work/pmdacsf.log" >&7
+	echo "fetch $metrics" >&7
+	# answers: one "numpmid" line per fetch; 60 s at most
+	wait_for() {
+		local i=0
+		while [ "$(grep -c numpmid "$work/out")" -lt "$1" ] && [ $i -lt 1200 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+	}
+	wait_for 1
+	pid=$(pgrep -P "$db" | head -n 1)
+	# libtool's wrapper execs the real binary: the same pid
+	a=$(awk '{ print $1 }' "/proc/$pid/schedstat" 2>/dev/null)
+	for ((n = 0; n < F; n++)); do echo "fetch $metrics" >&7; done
+	wait_for $((F + 1))
+	b=$(awk '{ print $1 }' "/proc/$pid/schedstat" 2>/dev/null)
+	echo close >&7
+	exec 7>&-
+	wait "$db" 2>/dev/null
+	db=
+	[ -n "$a" ] && [ -n "$b" ] || { echo "?"; return; }
+	echo $(((b - a) / F))
+}
+
+echo "pmdacsf CPU time per fetch, over N page-shaped files ($F fetches each; dbpmda)"
+printf '%6s %10s %10s %10s %10s\n' N sample_us one_us all_us all_us/thr
+for n in 10 100 1000; do
+	fake_root "$n" "$work/root.$n" || exit 1
+	s=$(cost "$work/root.$n" csf.module.nthreads)
+	o=$(cost "$work/root.$n" csf.thread.time.running)
+	a=$(cost "$work/root.$n" "$all")
+	awk -v n="$n" -v s="$s" -v o="$o" -v a="$a" 'BEGIN {
+		printf "%6d %10.1f %10.1f %10.1f %10.3f\n", n, s / 1000, o / 1000, a / 1000, a / 1000 / n }'
+done
+echo "all: the $(echo "$all" | tr , '\n' | wc -l) csf.thread metrics"
