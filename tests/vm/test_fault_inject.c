@@ -519,7 +519,7 @@ static void entry_cache_find(const char *path)
 			    (best >= 0 && b[i].objsize >= best))
 				continue;
 			best = b[i].objsize;
-			snprintf(entry_cache, sizeof(entry_cache), "%s",
+			snprintf(entry_cache, sizeof(entry_cache), "%.39s",
 				 b[i].name);
 			vm_note("registry entry: %s (%ld bytes), %+ld objects for %d registrations",
 				b[i].name, b[i].objsize, d, ENTRY_PROBE);
