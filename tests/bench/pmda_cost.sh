@@ -31,11 +31,11 @@ for p in dbpmda pminfo; do
 done
 [ -x "$PMDACSF" ] && [ -x "$MKFAKEROOT" ] ||
 	{ echo "pmda_cost.sh: run it from the build tree after make check (pmda/pmdacsf, tests/tui/mkfakeroot)" >&2; exit 1; }
+. "$src/tests/pcp/dbpmda.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmda_cost.XXXXXX") || exit 1
-db=
 cleanup() {
 	exec 7>&- 2>/dev/null
-	[ -n "$db" ] && kill "$db" 2>/dev/null && wait "$db" 2>/dev/null
+	[ -n "$db_pid" ] && kill "$db_pid" 2>/dev/null && wait "$db_pid" 2>/dev/null
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -56,35 +56,18 @@ fake_root() {
 				i % 2 ? " since=now" : "" }' | "$MKFAKEROOT" "$2"
 }
 
-# cost ROOT METRICS: ns of the agent's CPU per fetch of METRICS
+# cost ROOT METRICS: ns of the agent's CPU per fetch of METRICS, after a
+# first fetch that maps the pages
 cost() {
-	local root=$1 metrics=$2 pid a b n
-	rm -f "$work/in" "$work/out"
-	mkfifo "$work/in"
-	CSF_ROOT=$root dbpmda -n "$work/root" < "$work/in" > "$work/out" 2>&1 &
-	db=$!
-	exec 7> "$work/in"
-	echo "open pipe $PMDACSF -d 300 -l $work/pmdacsf.log" >&7
-	echo "fetch $metrics" >&7
-	# answers: one "numpmid" line per fetch; 60 s at most
-	wait_for() {
-		local i=0
-		while [ "$(grep -c numpmid "$work/out")" -lt "$1" ] && [ $i -lt 1200 ]; do
-			sleep 0.05
-			i=$((i + 1))
-		done
-	}
-	wait_for 1
-	pid=$(pgrep -P "$db" | head -n 1)
+	local pid a b
+	CSF_ROOT=$1 db_start "$work" "$work/root" "$PMDACSF -d 300 -l $work/pmdacsf.log"
+	db "fetch $2"
 	# libtool's wrapper execs the real binary: the same pid
+	pid=$(db_pid_agent)
 	a=$(awk '{ print $1 }' "/proc/$pid/schedstat" 2>/dev/null)
-	for ((n = 0; n < F; n++)); do echo "fetch $metrics" >&7; done
-	wait_for $((F + 1))
+	db_send "$F" "fetch $2"
 	b=$(awk '{ print $1 }' "/proc/$pid/schedstat" 2>/dev/null)
-	echo close >&7
-	exec 7>&-
-	wait "$db" 2>/dev/null
-	db=
+	db_stop
 	[ -n "$a" ] && [ -n "$b" ] || { echo "?"; return; }
 	echo $(((b - a) / F))
 }

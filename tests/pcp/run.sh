@@ -28,6 +28,7 @@ MKFAKEROOT=${MKFAKEROOT:-$B/tests/tui/mkfakeroot}
 SPEC=$srcdir/tests/tui/cases/base.spec
 
 . "$srcdir/tests/lib.sh"
+. "$srcdir/tests/pcp/dbpmda.sh"
 
 PATH=$PATH:/usr/lib/pcp/bin
 for p in pminfo dbpmda newhelp; do
@@ -37,7 +38,6 @@ done
 	{ echo "SKIP: pmdacsf not built (configure --with-pcp)"; exit 77; }
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/csf-pcp.XXXXXX") || exit 1
-db_pid=
 cleanup() {
 	exec 7>&- 2>/dev/null
 	[ -n "$db_pid" ] && kill "$db_pid" 2>/dev/null && wait "$db_pid" 2>/dev/null
@@ -115,40 +115,21 @@ listed=$(local_pminfo csf | sort)
 check "every metric has help text, and no help names a missing metric" test "$helped" = "$listed"
 
 # ---- 3. the daemon through dbpmda, with the root changing ------------------
-mkfifo "$W/db.in"
-dbpmda -n "$W/root" < "$W/db.in" > "$W/db.out" 2>&1 &
-db_pid=$!
-exec 7> "$W/db.in"
-nres=0
-# db CMD: send it, wait (10 s at most) for its answer; the answer is then
-# in $W/db.last
-db() {
-	before=$(wc -l < "$W/db.out")
-	echo "$1" >&7
-	case $1 in fetch*|instance*) nres=$((nres + 1)) ;; *) sleep 0.2; return ;; esac
-	i=0
-	while [ "$(grep -c -e 'numpmid:' -e '^pmInDom:' -e 'Error' "$W/db.out")" -lt "$nres" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 0.1
-	tail -n +"$((before + 1))" "$W/db.out" > "$W/db.last"
-}
-db "open pipe $PMDACSF -d 300 -l $W/pmdacsf.log -h $W/help"
+db_start "$W" "$W/root" "$PMDACSF -d 300 -l $W/pmdacsf.log -h $W/help"
 db "instance 300.1"
-check "daemon: six threads in the thread domain" test "$(grep -c 'inst: ' "$W/db.last")" = 6
+check "daemon: six threads in the thread domain" test "$(grep -c 'inst: ' "$db_dir/db.last")" = 6
 db "fetch csf.proc.time.running"
-check "daemon: process 4242 ran 19.4 s (5 threads)" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+check "daemon: process 4242 ran 19.4 s (5 threads)" grep -q 'inst \[4242 or ???\] value 19400000000' "$db_dir/db.last"
 
 printf 'thread 6000 6000 newcomer running run=10\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "instance 300.1"
-check "daemon: a new thread appears between fetches" grep -q 'inst: 6000 name: "6000 newcomer"' "$W/db.last"
+check "daemon: a new thread appears between fetches" grep -q 'inst: 6000 name: "6000 newcomer"' "$db_dir/db.last"
 db "instance 300.2"
-check "daemon: and its process with it" grep -q 'inst: 6000 name: "6000 newcomer"' "$W/db.last"
+check "daemon: and its process with it" grep -q 'inst: 6000 name: "6000 newcomer"' "$db_dir/db.last"
 
 printf 'thread 4246 4242 renamed iowait run=500 iowait=9000 sleep=500 nvcsw=3000 wakeups=3000 cpu=1\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "instance 300.1"
-check "daemon: a thread that renamed itself is listed by its new name" grep -q 'inst: 4246 name: "4246 renamed"' "$W/db.last"
+check "daemon: a thread that renamed itself is listed by its new name" grep -q 'inst: 4246 name: "4246 renamed"' "$db_dir/db.last"
 
 printf 'gone 4243\ngone 5000\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "instance 300.1"
@@ -156,45 +137,32 @@ check "daemon: an exited thread leaves the thread domain" sh -c "! grep -q 'inst
 db "instance 300.2"
 check "daemon: a process whose threads are all gone leaves" sh -c "! grep -q 'inst: 5000 ' '$W/db.last' && grep -q 'inst: 4242 ' '$W/db.last'"
 db "fetch csf.proc.time.running"
-check "daemon: its process's total keeps the exited thread's 9 s" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+check "daemon: its process's total keeps the exited thread's 9 s" grep -q 'inst \[4242 or ???\] value 19400000000' "$db_dir/db.last"
 db "fetch csf.proc.nthreads"
-check "daemon: and counts 4 live threads" grep -q 'inst \[4242 or ???\] value 4' "$W/db.last"
+check "daemon: and counts 4 live threads" grep -q 'inst \[4242 or ???\] value 4' "$db_dir/db.last"
 db "fetch csf.proc.time.running"
-check "daemon: the exited thread is counted once, fetch after fetch" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+check "daemon: the exited thread is counted once, fetch after fetch" grep -q 'inst \[4242 or ???\] value 19400000000' "$db_dir/db.last"
 # an exited page still listed (the module lists a thread until its exit
 # has bumped the generation): read at every fetch, counted once
 printf 'thread 4244 4242 contend-a exited run=5000 runnable=5000 nvcsw=5 nivcsw=5000\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "fetch csf.proc.time.running"
 db "fetch csf.proc.time.running"
-check "daemon: an exited page read twice counts once" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+check "daemon: an exited page read twice counts once" grep -q 'inst \[4242 or ???\] value 19400000000' "$db_dir/db.last"
 printf 'gone 4244\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "fetch csf.proc.time.running"
-check "daemon: and once more when it leaves the list" grep -q 'inst \[4242 or ???\] value 19400000000' "$W/db.last"
+check "daemon: and once more when it leaves the list" grep -q 'inst \[4242 or ???\] value 19400000000' "$db_dir/db.last"
 db "text csf.thread.time.runnable"
-check "daemon: serves the help text" grep -q 'waiting for a CPU' "$W/db.out"
-db "close"
-exec 7>&-
-wait "$db_pid" 2>/dev/null
-db_pid=
+check "daemon: serves the help text" grep -q 'waiting for a CPU' "$db_dir/db.out"
+db_stop
 
 # ---- 4. no module, then the module -----------------------------------------
 export CSF_ROOT="$W/later"
-rm -f "$W/db.in"
-mkfifo "$W/db.in"
-: > "$W/db.out"
-nres=0
-dbpmda -n "$W/root" < "$W/db.in" > "$W/db.out" 2>&1 &
-db_pid=$!
-exec 7> "$W/db.in"
-db "open pipe $PMDACSF -d 300 -l $W/unmounted.log -h $W/help"
+db_start "$W" "$W/root" "$PMDACSF -d 300 -l $W/unmounted.log -h $W/help"
 db "fetch csf.module.nthreads"
-check "no module: a fetch says try again" grep -q 'Try again' "$W/db.last"
+check "no module: a fetch says try again" grep -q 'Try again' "$db_dir/db.last"
 check "no module: the log says what to do" grep -q 'not mounted.*modprobe coarse_stat_fs.*tries again' "$W/unmounted.log"
 "$MKFAKEROOT" "$CSF_ROOT" < "$SPEC"
 db "fetch csf.module.nthreads"
-check "no module: values once it is there, without a restart" grep -q 'value 6' "$W/db.last"
-db "close"
-exec 7>&-
-wait "$db_pid" 2>/dev/null
-db_pid=
+check "no module: values once it is there, without a restart" grep -q 'value 6' "$db_dir/db.last"
+db_stop
 summary
