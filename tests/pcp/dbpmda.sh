@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/pcp/dbpmda.sh - drive the agent through dbpmda, one command at a
@@ -36,14 +37,19 @@ db() {
 	fetch*|instance*) db_n=$((db_n + 1)) ;;
 	*) sleep 0.2; return ;;
 	esac
+	db_wait 100
+	sleep 0.1
+	tail -n +"$((db_before + 1))" "$db_dir/db.out" > "$db_dir/db.last"
+}
+
+# db_wait TENTHS: until dbpmda has given $db_n answers, TENTHS/10 s at most
+db_wait() {
 	db_i=0
 	while [ "$(grep -c -e 'numpmid:' -e '^pmInDom:' -e 'Error' "$db_dir/db.out")" -lt "$db_n" ] &&
-		[ $db_i -lt 100 ]; do
+		[ $db_i -lt "$1" ]; do
 		sleep 0.1
 		db_i=$((db_i + 1))
 	done
-	sleep 0.1
-	tail -n +"$((db_before + 1))" "$db_dir/db.out" > "$db_dir/db.last"
 }
 
 # db_send N CMD: send CMD N times, then wait for the N answers (60 s at most)
@@ -51,12 +57,7 @@ db_send() {
 	db_k=0
 	while [ $db_k -lt "$1" ]; do echo "$2" >&7; db_k=$((db_k + 1)); done
 	db_n=$((db_n + $1))
-	db_i=0
-	while [ "$(grep -c -e 'numpmid:' -e '^pmInDom:' -e 'Error' "$db_dir/db.out")" -lt "$db_n" ] &&
-		[ $db_i -lt 600 ]; do
-		sleep 0.1
-		db_i=$((db_i + 1))
-	done
+	db_wait 600
 }
 
 db_pid_agent() {
