@@ -18,6 +18,7 @@
 #include <linux/pfn_t.h>
 #endif
 #include "coarse_stat_fs_abi.h"
+#include "state.h"
 
 struct task_struct;
 struct super_block;
@@ -150,13 +151,4 @@ static __always_inline void csf_write_end(__u32 *seq)
  * Clock reads on two CPUs may be a few ticks out of order; never moving
  * since backwards keeps sum(totals) == since - registered_at exactly.
  */
-static __always_inline void csf_close_interval(__u64 *total, __u64 *since,
-					       u64 now)
-{
-	if (now > *since) {
-		*total += now - *since;
-		*since = now;
-	}
-}
-
 #endif /* CSF_H */

@@ -10,9 +10,10 @@
  * reference counted: every open file and every mapping holds a reference,
  * so it outlives the entry for whoever still maps it.
  *
- * State machine (per thread, under its lock).  Every event first closes the
- * open interval into the total of the recorded state, so the totals always
- * add up to the time since registration whatever order events come in:
+ * State machine (per thread, under its lock; state.h has the part that
+ * does not need the kernel).  Every event first closes the open interval
+ * into the total of the recorded state, so the totals always add up to
+ * the time since registration whatever order events come in:
  *
  *   switch out, asleep       -> SLEEPING, IOWAIT or BLOCKED
  *   switch out, preempted or
@@ -304,7 +305,7 @@ static __always_inline struct csf_thread_page *
 csf_page_begin(struct csf_thread *t)
 {
 	lockdep_assert_held(&t->lock);
-	if (t->tp->state == CSF_STATE_EXITED)
+	if (!csf_state_live(t->tp))
 		return NULL;
 	csf_write_begin(&t->tp->seq);
 	return t->tp;
@@ -313,14 +314,6 @@ csf_page_begin(struct csf_thread *t)
 static __always_inline void csf_page_end(struct csf_thread_page *tp)
 {
 	csf_write_end(&tp->seq);
-}
-
-/* Every transition closes the open interval first: totals always add up. */
-static __always_inline void csf_page_enter(struct csf_thread_page *tp,
-					   u32 state, u64 now)
-{
-	csf_close_interval(&tp->time[tp->state], &tp->state_since, now);
-	tp->state = state;
 }
 
 static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
@@ -334,13 +327,12 @@ static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
 	tp = csf_page_begin(t);
 	if (tp) {
 		/* A pending signal keeps a voluntary sleeper runnable. */
-		if (voluntary && READ_ONCE(prev->__state) != TASK_RUNNING)
-			csf_page_enter(tp, csf_sleep_state(prev, prev_state),
-				       now);
-		else
-			csf_page_enter(tp, CSF_STATE_RUNNABLE, now);
-		tp->nvcsw = prev->nvcsw - t->nvcsw0;
-		tp->nivcsw = prev->nivcsw - t->nivcsw0;
+		u32 state = voluntary && READ_ONCE(prev->__state) != TASK_RUNNING ?
+			    csf_sleep_state(prev, prev_state) :
+			    CSF_STATE_RUNNABLE;
+
+		csf_state_switch_out(tp, now, state, prev->nvcsw - t->nvcsw0,
+				     prev->nivcsw - t->nivcsw0);
 		memcpy(tp->comm, prev->comm, sizeof(tp->comm) - 1);
 		csf_page_end(tp);
 	}
@@ -355,8 +347,7 @@ static void csf_switch_in(struct csf_thread *t, u64 now)
 	raw_spin_lock_irqsave(&t->lock, flags);
 	tp = csf_page_begin(t);
 	if (tp) {
-		csf_page_enter(tp, CSF_STATE_RUNNING, now);
-		tp->cpu = smp_processor_id();
+		csf_state_switch_in(tp, now, smp_processor_id());
 		csf_page_end(tp);
 	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
@@ -387,15 +378,10 @@ void csf_thread_wakeup(struct task_struct *p)
 		return;
 	raw_spin_lock_irqsave(&t->lock, flags);
 	tp = csf_page_begin(t);
-	/* Woken before it got off its CPU, it never slept: nothing to end. */
-	if (tp && (tp->state == CSF_STATE_SLEEPING ||
-		   tp->state == CSF_STATE_IOWAIT ||
-		   tp->state == CSF_STATE_BLOCKED)) {
-		csf_page_enter(tp, CSF_STATE_RUNNABLE, csf_now());
-		tp->wakeups++;
-	}
-	if (tp)
+	if (tp) {
+		csf_state_wakeup(tp, csf_now());
 		csf_page_end(tp);
+	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
@@ -410,7 +396,7 @@ void csf_thread_migrate(struct task_struct *p)
 	raw_spin_lock_irqsave(&t->lock, flags);
 	tp = csf_page_begin(t);
 	if (tp) {
-		tp->migrations++;
+		csf_state_migrate(tp);
 		csf_page_end(tp);
 	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
@@ -450,7 +436,7 @@ static bool csf_thread_update(struct task_struct *p,
 
 static void csf_page_exit(struct csf_thread_page *tp, struct task_struct *p)
 {
-	csf_page_enter(tp, CSF_STATE_EXITED, csf_now());
+	csf_state_exit(tp, csf_now());
 }
 
 /* sched_process_exit: the thread itself, in do_exit(). */

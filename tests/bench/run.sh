@@ -31,6 +31,11 @@ srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
 status=0
 
 echo "==== bench: on this host ($(uname -r), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1))"
+if [ -x "$builddir/tests/bench/bench_state" ]; then
+	echo
+	echo "== bench_state: the module's state machine as plain functions (kmod/state.h) =="
+	"$builddir/tests/bench/bench_state" || status=1
+fi
 if [ -x "$builddir/tests/bench/bench_snap" ]; then
 	for clock in tsc mono; do
 		echo
