@@ -427,7 +427,7 @@ run_kernel() {
 	# shellcheck disable=SC2206 # word splitting wanted
 	qargs+=(${CSF_VM_QEMU_ARGS:-})
 
-	say "$rel: booting ($("$qemu" --version | head -n1))"
+	say "$rel: booting ($("$qemu" --version | sed -n 1p))"
 	t0=$(date +%s.%N)
 	rc=0
 	if [ "$interactive" = yes ]; then
@@ -490,7 +490,7 @@ run_kernel() {
 	# interrupt during early boot, under TCG): shown, not counted.
 	local bad t_load early
 	bad=$(grep -v '^csf-vm: ' "$c" | grep -E "$bad_dmesg" || true)
-	t_load=$(sed -nE 's/^\[ *([0-9]+\.[0-9]+)\] csf-vm: the module loads after this line$/\1/p' "$c" | head -n 1)
+	t_load=$(sed -nE '/^\[ *([0-9]+\.[0-9]+)\] csf-vm: the module loads after this line$/{s//\1/p;q}' "$c")
 	if [ -n "$bad" ] && [ -n "$t_load" ]; then
 		early=$(awk -v t="$t_load" 'match($0, /^\[ *[0-9]+\.[0-9]+\]/) &&
 			substr($0, 2, RLENGTH - 2) + 0 < t + 0' <<<"$bad")
