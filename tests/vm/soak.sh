@@ -4,9 +4,14 @@
 # tests/vm/soak.sh - run the whole VM suite N times in a row, on every
 # kernel, with the host's other CPUs kept busy, to prove it does not flake.
 #
-# usage: tests/vm/soak.sh [-k KERNEL]... [-o DIR] N [BUILDDIR [SRCDIR]]
+# usage: tests/vm/soak.sh [-k KERNEL]... [-o DIR] [-r] N [BUILDDIR [SRCDIR]]
 #
 #   N           rounds (each: tests/vm/run.sh on every kernel)
+#   -r          resume the record in DIR up to N rounds in all: the rounds
+#               it has are kept, and it must be of the same commit of
+#               SRCDIR (DIR/commit) and the same kernels.  A round cut
+#               short (interrupted) is run again; a soak longer than a
+#               working session can so be run in parts.
 #   -k KERNEL   only these kernels (repeatable; default every kernel of
 #               tests/vm/kernels.tab, as tests/vm/run.sh)
 #   -o DIR      where to keep the record (default BUILDDIR/tests/vm/soak):
@@ -31,10 +36,12 @@ die() { say "error: $*" >&2; exit 2; }
 
 kargs=()
 outdir=""
+resume=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kargs+=(-k "$2"); shift 2 ;;
 	-o) outdir=$2; shift 2 ;;
+	-r) resume=yes; shift ;;
 	-h|--help) sed -n '4,/^set -e/p' "$0" | sed '$d'; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
@@ -48,7 +55,23 @@ builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
 outdir=${outdir:-$builddir/tests/vm/soak}
 mkdir -p "$outdir"
-rm -f "$outdir"/rounds.txt "$outdir"/fail-*.txt
+commit=$(git -C "$srcdir" rev-parse HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$srcdir" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+	commit="$commit+changes"
+first=1
+if [ $resume = yes ]; then
+	[ -f "$outdir/commit" ] || die "-r: no record to resume in $outdir"
+	[ "$(cat "$outdir/commit")" = "$commit" ] ||
+		die "-r: $outdir is a soak of $(cat "$outdir/commit"), this is $commit"
+	[ "$(cat "$outdir/kernels" 2>/dev/null)" = "${kargs[*]:-all}" ] ||
+		die "-r: $outdir soaked kernels '$(cat "$outdir/kernels" 2>/dev/null)', not '${kargs[*]:-all}'"
+	# the rounds with every verdict in (a round is written whole)
+	first=$(($(awk '{ print $1 }' "$outdir/rounds.txt" 2>/dev/null | sort -n | tail -n 1) + 1))
+else
+	rm -f "$outdir"/rounds.txt "$outdir"/fail-*.txt
+	echo "$commit" >"$outdir/commit"
+	echo "${kargs[*]:-all}" >"$outdir/kernels"
+fi
 
 busy=()
 stop_busy() {
@@ -65,8 +88,9 @@ done
 say "$rounds rounds; $((ncpu - 1)) busy loop(s) beside the guests on $ncpu host CPUs; record in $outdir"
 
 t0=$(date +%s)
-failed=0
-for ((r = 1; r <= rounds; r++)); do
+failed=$(awk '$3 == "FAIL" || $2 == "run.sh" { n++ } END { print n + 0 }' "$outdir/rounds.txt" 2>/dev/null || echo 0)
+[ "$first" -gt 1 ] && say "resuming at round $first of $rounds ($failed failed kernel runs so far), commit $commit"
+for ((r = first; r <= rounds; r++)); do
 	log=$outdir/round.log
 	rc=0
 	"$srcdir/tests/vm/run.sh" "${kargs[@]}" "$builddir" "$srcdir" >"$log" 2>&1 || rc=$?
@@ -80,8 +104,10 @@ for ((r = 1; r <= rounds; r++)); do
 		say "round $r: run.sh failed (exit $rc), see $outdir/fail-$r-run.txt"
 		continue
 	fi
+	printf '%s\n' "$verdicts" | while read -r _ name rel verdict rest; do
+		printf '%d %s %s %s\n' "$r" "$name" "$verdict" "$rest"
+	done >>"$outdir/rounds.txt"
 	while read -r _ name rel verdict rest; do
-		printf '%d %s %s %s\n' "$r" "$name" "$verdict" "$rest" >>"$outdir/rounds.txt"
 		[ "$verdict" = FAIL ] || continue
 		failed=$((failed + 1))
 		tag="$name ${rel%:}"	# as run.sh names it: 6.1 (6.1.0-57-amd64)
@@ -97,5 +123,5 @@ done
 rm -f "$outdir/round.log"
 secs=$(($(date +%s) - t0))
 kernels=$(awk '{print $2}' "$outdir/rounds.txt" | sort -u | tr '\n' ' ')
-say "$rounds rounds on ${kernels% } in ${secs}s: $failed failed kernel runs"
+say "$rounds rounds on ${kernels% } ($((rounds - first + 1)) in this run, ${secs}s): $failed failed kernel runs, commit $commit"
 [ $failed -eq 0 ]
