@@ -10,7 +10,9 @@
 #                                   agent: "open pipe ARGS..."
 #   db CMD                          send CMD; for fetch and instance, wait
 #                                   for its answer (10 s at most), which is
-#                                   then in $db_dir/db.last
+#                                   then in $db_dir/db.last; any other
+#                                   command's answer is in $db_dir/db.out
+#                                   once db_stop returns
 #   db_pid_agent                    the agent's pid
 #   db_stop                         close the agent and dbpmda
 # Settings: db_pid (dbpmda's pid while running); CSF_ROOT as the agent
@@ -35,7 +37,7 @@ db() {
 	echo "$1" >&7
 	case $1 in
 	fetch*|instance*) db_n=$((db_n + 1)) ;;
-	*) sleep 0.2; return ;;
+	*) return ;;
 	esac
 	db_wait 100
 	sleep 0.1

@@ -152,8 +152,8 @@ printf 'gone 4244\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "fetch csf.proc.time.running"
 check "daemon: and once more when it leaves the list" grep -q 'inst \[4242 or ???\] value 19400000000' "$db_dir/db.last"
 db "text csf.thread.time.runnable"
-check "daemon: serves the help text" grep -q 'waiting for a CPU' "$db_dir/db.out"
 db_stop
+check "daemon: serves the help text" grep -q 'waiting for a CPU' "$db_dir/db.out"
 
 # ---- 4. no module, then the module -----------------------------------------
 export CSF_ROOT="$W/later"
