@@ -3,16 +3,18 @@
 #
 # tests/pcp/dbpmda.sh - drive the agent through dbpmda, one command at a
 # time, for tests/pcp/run.sh and tests/bench/pmda_cost.sh; to be sourced.
-# dbpmda speaks pmcd's pipe protocol to the daemon and flushes after each
-# answer.
+# dbpmda speaks pmcd's pipe protocol to the daemon. It answers one command
+# after the other, part on stdout and part on stderr, so an answer is
+# whole once the "status" sent after it has been answered: each command is
+# followed by one, and its last line (the profile) is waited for.
 #
 #   db_start DIR PMNSROOT ARGS...   start dbpmda (its files in DIR) and the
 #                                   agent: "open pipe ARGS..."
-#   db CMD                          send CMD; for fetch and instance, wait
-#                                   for its answer (10 s at most), which is
-#                                   then in $db_dir/db.last; any other
-#                                   command's answer is in $db_dir/db.out
-#                                   once db_stop returns
+#   db CMD                          send CMD and wait for its answer (10 s
+#                                   at most), which is then in
+#                                   $db_dir/db.last
+#   db_send N CMD                   send CMD N times and wait for the N
+#                                   answers (60 s at most)
 #   db_pid_agent                    the agent's pid
 #   db_stop                         close the agent and dbpmda
 # Settings: db_pid (dbpmda's pid while running); CSF_ROOT as the agent
@@ -34,32 +36,23 @@ db_start() {
 
 db() {
 	db_before=$(wc -l < "$db_dir/db.out")
-	echo "$1" >&7
-	case $1 in
-	fetch*|instance*) db_n=$((db_n + 1)) ;;
-	*) return ;;
-	esac
-	db_wait 100
-	sleep 0.1
+	db_send 1 "$1" 100
 	tail -n +"$((db_before + 1))" "$db_dir/db.out" > "$db_dir/db.last"
 }
 
-# db_wait TENTHS: until dbpmda has given $db_n answers, TENTHS/10 s at most
-db_wait() {
-	db_i=0
-	while [ "$(grep -c -e 'numpmid:' -e '^pmInDom:' -e 'Error' "$db_dir/db.out")" -lt "$db_n" ] &&
-		[ $db_i -lt "$1" ]; do
-		sleep 0.1
-		db_i=$((db_i + 1))
-	done
-}
-
-# db_send N CMD: send CMD N times, then wait for the N answers (60 s at most)
+# db_send N CMD [TENTHS]: send CMD N times and a status, then wait until
+# that status is answered, TENTHS/10 s at most (default 600)
 db_send() {
 	db_k=0
 	while [ $db_k -lt "$1" ]; do echo "$2" >&7; db_k=$((db_k + 1)); done
-	db_n=$((db_n + $1))
-	db_wait 600
+	echo status >&7
+	db_n=$((db_n + 1))
+	db_i=0
+	while [ "$(grep -c '^Dump Instance Profile' "$db_dir/db.out")" -lt "$db_n" ] &&
+		[ $db_i -lt "${3:-600}" ]; do
+		sleep 0.1
+		db_i=$((db_i + 1))
+	done
 }
 
 db_pid_agent() {

@@ -1,0 +1,182 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/pcp/daemons.sh - pmdacsf in PCP's real daemons on the host, over a
+# fake root (tests/tui/mkfakeroot), in a private PCP instance: its own
+# pmcd.conf, PMNS, agent directory, run and log directories, on loopback
+# ports nobody listens on. The host's own PCP files and daemons are not
+# touched (PCP's scripts take PCP_* from the environment before pcp.conf).
+#
+# 1. The agent's Install, as a daemon, into a running pmcd; pminfo -f csf
+#    gives every value the fixture fixes; the thread and process domains
+#    follow threads appearing and exiting between fetches.
+# 2. Remove takes it out; Install as a DSO puts it back, with the same
+#    values.
+# 3. pmlogconf, with the agent's group files, writes a pmlogger
+#    configuration; pmlogger records 20 samples at 100 ms; pmrep replays
+#    them with the fixture's values.
+# 4. pmproxy serves them at /metrics in OpenMetrics text.
+# 5. Prometheus scrapes pmproxy, and its query API returns a csf
+#    per-process series.
+#
+# Needs root (Install writes pmcd.conf and pmcd runs agents as root) and
+# pcp, python3-pcp, prometheus and curl; else it skips (exit 77).
+
+srcdir=${srcdir:-$(dirname "$0")/../..}
+B=$(pwd)
+SPEC=$srcdir/tests/tui/cases/base.spec
+MKFAKEROOT=${MKFAKEROOT:-$B/tests/tui/mkfakeroot}
+
+. "$srcdir/tests/lib.sh"
+. "$srcdir/tests/pcp/fixture.sh"
+
+PATH=/usr/lib/pcp/bin:$PATH
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (pmcd, Install)"; exit 77; }
+for p in pmcd pminfo pmlogconf pmlogger pmrep pmproxy prometheus curl ss; do
+	command -v $p >/dev/null || {
+		echo "SKIP: no $p (apt-get install pcp python3-pcp prometheus curl)"; exit 77; }
+done
+[ -f "$B/pmda/.libs/pmda_csf.so" ] && [ -x "$B/pmda/pmdacsf" ] ||
+	{ echo "SKIP: pmdacsf not built (configure --with-pcp)"; exit 77; }
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/csf-pcpd.XXXXXX") || exit 1
+pids=
+cleanup() {
+	# pmcd stops its agents when it exits
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# free_port: the first port upwards from a per-run start that nobody
+# listens on; each daemon listens before the next port is chosen
+free_port() {
+	fp=$((20000 + $$ % 20000))
+	while ss -ltnH "sport = :$fp" | grep -q .; do fp=$((fp + 1)); done
+	echo $fp
+}
+
+# wait_for TENTHS CMD...: until CMD succeeds, TENTHS/10 s at most
+wait_for() {
+	wf_n=$1; shift
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$wf_n" -gt 0 ] || return 1
+		sleep 0.1; wf_n=$((wf_n - 1))
+	done
+}
+
+# ---- a private PCP instance ------------------------------------------------
+P=$W/pcp
+export PCP_VAR_DIR=$P/var PCP_PMDAS_DIR=$P/var/pmdas PCP_SYSCONF_DIR=$P/etc \
+	PCP_PMCDCONF_PATH=$P/etc/pmcd.conf PCP_PMCDOPTIONS_PATH=$P/etc/pmcd.options \
+	PCP_RUN_DIR=$P/run PCP_LOG_DIR=$P/log PCP_TMP_DIR=$P/tmp \
+	PCP_ARCHIVE_DIR=$P/log/pmlogger PCP_RC_DIR=$P/rc PCP_SYSTEMDUNIT_DIR=$P/nosystemd \
+	PCP_PYTHON_PROG=/usr/bin/python3
+PMCD_PORT=$(free_port)
+export PMCD_PORT
+mkdir -p "$P/var/pmns" "$P/var/pmdas/csf" "$P/etc" "$P/run" "$P/log/pmcd" \
+	"$P/rc" "$P/nosystemd" "$P/tmp" "$W/groups" "$W/archive" || exit 1
+cp /var/lib/pcp/pmns/root_pmcd "$P/var/pmns/root" || exit 1
+printf 'pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n' > "$PCP_PMCDCONF_PATH"
+# what make install puts in PCP_PMDAS_DIR/csf; the programs as built
+A=$P/var/pmdas/csf
+ln -s "$B/pmda/pmdacsf" "$A/pmdacsf" && ln -s "$B/pmda/.libs/pmda_csf.so" "$A/pmda_csf.so" &&
+	cp "$srcdir/pmda/Install" "$srcdir/pmda/Remove" "$srcdir/pmda/root" \
+		"$srcdir/pmda/domain.h" "$B/pmda/pmns" "$B/pmda/help" "$A/" || exit 1
+ln -s "$(cd "$srcdir/pmda/pmlogconf" && pwd)" "$W/groups/csf"
+export CSF_ROOT="$W/fixture"
+"$MKFAKEROOT" "$CSF_ROOT" < "$SPEC" || exit 1
+chmod -R a+rX "$W"	# pmcd and its DSOs run as the pcp user
+
+pmcd -f -i 127.0.0.1 -p "$PMCD_PORT" -c "$PCP_PMCDCONF_PATH" -n "$P/var/pmns/root" \
+	-l "$P/log/pmcd/pmcd.log" -x "$P/log/pmcd/fatal" > "$W/pmcd.out" 2>&1 &
+pids="$pids $!"
+if ! wait_for 300 pminfo -f pmcd.version; then
+	no "a private pmcd starts on port $PMCD_PORT: $(tail -n 5 "$P/log/pmcd/pmcd.log" "$W/pmcd.out" | tr '\n' ';')"
+	summary
+fi
+
+# fetched CMD: pminfo -f csf | values into $W/got; how many fixture values
+# are missing into $miss
+fetched() {
+	pminfo -f csf 2>"$W/pminfo.err" | values > "$W/got"
+	expected > "$W/want"
+	miss=$(missing "$W/got" "$W/want")
+}
+
+# ---- 1. Install as a daemon ------------------------------------------------
+(cd "$A" && echo daemon | ./Install) > "$W/install.out" 2>&1
+check "Install (daemon) into a running pmcd: the metrics appear" \
+	grep -q 'Check csf metrics have appeared ... 44 metrics' "$W/install.out"
+check "Install wrote the agent into pmcd.conf" \
+	grep -q "^csf	300	pipe	binary.*$A/pmdacsf -d 300" "$PCP_PMCDCONF_PATH"
+fetched
+check "pminfo -f csf through pmcd: all $(wc -l < "$W/want") fixture values (missing: $miss)" test -z "$miss"
+
+printf 'thread 6000 6000 newcomer running run=10\ngone 4243\n' | "$MKFAKEROOT" "$CSF_ROOT"
+pminfo -f csf.thread.state csf.proc.nthreads > "$W/later" 2>&1
+check "through pmcd: a new thread appears in the thread domain" grep -q 'inst \[6000 or "6000 newcomer"\] value "running"' "$W/later"
+check "through pmcd: an exited thread leaves it" sh -c "! grep -q 'inst \[4243 ' '$W/later'"
+check "through pmcd: its process counts one thread less" grep -q 'inst \[4242 or "4242 csf-demo"\] value 4' "$W/later"
+"$MKFAKEROOT" "$CSF_ROOT" < "$SPEC" || exit 1	# back to the fixture
+printf 'gone 6000\n' | "$MKFAKEROOT" "$CSF_ROOT"
+
+# ---- 2. Remove, then Install as a DSO -------------------------------------
+(cd "$A" && ./Remove) > "$W/remove.out" 2>&1
+check "Remove takes the agent out of pmcd.conf" sh -c "! grep -q '^csf' '$PCP_PMCDCONF_PATH'"
+check "Remove: pmcd no longer knows csf" sh -c "! pminfo csf.module.nthreads >/dev/null 2>&1"
+(cd "$A" && echo dso | ./Install) > "$W/install-dso.out" 2>&1
+check "Install (dso): the metrics appear" grep -q 'Check csf metrics have appeared ... 44 metrics' "$W/install-dso.out"
+fetched
+check "DSO in pmcd: all $(wc -l < "$W/want") fixture values (missing: $miss)" test -z "$miss"
+
+# ---- 3. pmlogconf, pmlogger, pmrep -----------------------------------------
+pmlogconf -c -q -h local: -d "$W/groups" "$W/csf.config" > "$W/pmlogconf.out" 2>&1
+check "pmlogconf: the summary group is logged by default" grep -q '^#+ csf/summary:y:' "$W/csf.config"
+check "pmlogconf: the per-thread group is offered, off by default" grep -q '^#+ csf/threads:n:' "$W/csf.config"
+timeout 60 pmlogger -h local: -c "$W/csf.config" -t 100msec -s 20 -l "$W/pmlogger.log" "$W/archive/csf"
+check "pmlogger records an archive" test -s "$W/archive/csf.0"
+pmrep -a "$W/archive/csf" -u -r -o csv csf.module.nthreads csf.proc.time.running \
+	> "$W/pmrep.csv" 2>&1
+check "pmrep -a replays 20 samples" test "$(tail -n +2 "$W/pmrep.csv" | grep -c .)" = 20
+# the fixture's: 6 threads; processes 4242 and 5000 ran 19.4 s and 3 s
+check "pmrep -a: every sample has the fixture's values" \
+	test "$(tail -n +2 "$W/pmrep.csv" | grep -c ',6,19400000000,3000000000$')" = 20
+
+# ---- 4. pmproxy's /metrics -------------------------------------------------
+PMPROXY_PORT=$(free_port)
+pmproxy -f -i 127.0.0.1 -p "$PMPROXY_PORT" -s "$P/run/pmproxy.socket" \
+	-l "$W/pmproxy.log" -x "$W/pmproxy.fatal" > "$W/pmproxy.out" 2>&1 &
+pids="$pids $!"
+url="http://127.0.0.1:$PMPROXY_PORT/metrics?names=csf.proc"
+wait_for 300 curl -sf -o "$W/metrics" "$url"
+check "pmproxy serves csf.proc at /metrics" grep -q '^# TYPE csf_proc_time_running counter' "$W/metrics"
+check "/metrics: a process's series, with the fixture's value" \
+	grep -q '^csf_proc_time_running{.*instname="4242 csf-demo".*} 19400000000$' "$W/metrics"
+
+# ---- 5. Prometheus scrapes pmproxy -----------------------------------------
+PROM_PORT=$(free_port)
+cat > "$W/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: csf
+    metrics_path: /metrics
+    params:
+      names: [csf.proc, csf.cpu, csf.module]
+    static_configs:
+      - targets: ['127.0.0.1:$PMPROXY_PORT']
+EOF
+prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/prometheus" \
+	--web.listen-address="127.0.0.1:$PROM_PORT" > "$W/prometheus.log" 2>&1 &
+pids="$pids $!"
+query="http://127.0.0.1:$PROM_PORT/api/v1/query?query=csf_proc_time_running"
+prom_has() {
+	curl -sf -o "$W/query.json" "$query" &&
+		grep -q '"instname":"4242 csf-demo".*"value":\[[0-9.]*,"19400000000"\]' "$W/query.json"
+}
+wait_for 600 prom_has
+check "Prometheus scrapes pmproxy: its query API returns a csf per-process series" prom_has
+summary
