@@ -4,8 +4,11 @@
 # tests/pcp/daemons.sh - pmdacsf in PCP's real daemons on the host, over a
 # fake root (tests/tui/mkfakeroot), in a private PCP instance: its own
 # pmcd.conf, PMNS, agent directory, run and log directories, on loopback
-# ports nobody listens on. The host's own PCP files and daemons are not
-# touched (PCP's scripts take PCP_* from the environment before pcp.conf).
+# ports nobody listens on. The host's own PCP files are not touched (PCP's
+# scripts take PCP_* from the environment before pcp.conf), but PCP's
+# Install and Remove send SIGHUP to every pmcd, which rereads its
+# configuration, and stop every running pmdacsf: make check runs this
+# after tests/pcp/run.sh, whose pmdacsf it would stop.
 #
 # 1. The agent's Install, as a daemon, into a running pmcd; pminfo -f csf
 #    gives every value the fixture fixes; the thread and process domains
@@ -90,8 +93,9 @@ export CSF_ROOT="$W/fixture"
 "$MKFAKEROOT" "$CSF_ROOT" < "$SPEC" || exit 1
 chmod -R a+rX "$W"	# pmcd and its DSOs run as the pcp user
 
-pmcd -f -i 127.0.0.1 -p "$PMCD_PORT" -c "$PCP_PMCDCONF_PATH" -n "$P/var/pmns/root" \
-	-l "$P/log/pmcd/pmcd.log" -x "$P/log/pmcd/fatal" > "$W/pmcd.out" 2>&1 &
+# from its log directory, where the agents it starts write their logs
+(cd "$P/log/pmcd" && exec pmcd -f -i 127.0.0.1 -p "$PMCD_PORT" -c "$PCP_PMCDCONF_PATH" \
+	-n "$P/var/pmns/root" -l pmcd.log -x fatal) > "$W/pmcd.out" 2>&1 &
 pids="$pids $!"
 if ! wait_for 300 pminfo -f pmcd.version; then
 	no "a private pmcd starts on port $PMCD_PORT: $(tail -n 5 "$P/log/pmcd/pmcd.log" "$W/pmcd.out" | tr '\n' ';')"
@@ -106,10 +110,21 @@ fetched() {
 	miss=$(missing "$W/got" "$W/want")
 }
 
+# explain FILE...: the ends of the files that tell why a step failed
+explain() {
+	for f in "$@"; do echo "--- $f"; tail -n 15 "$f"; done
+}
+
+# installed OUT: Install's output OUT says the metrics appeared; else show
+# it and pmcd's log
+installed() {
+	grep -q 'Check csf metrics have appeared ... 44 metrics' "$1" ||
+		{ explain "$1" "$P/log/pmcd/pmcd.log"; false; }
+}
+
 # ---- 1. Install as a daemon ------------------------------------------------
 (cd "$A" && echo daemon | ./Install) > "$W/install.out" 2>&1
-check "Install (daemon) into a running pmcd: the metrics appear" \
-	grep -q 'Check csf metrics have appeared ... 44 metrics' "$W/install.out"
+check "Install (daemon) into a running pmcd: the metrics appear" installed "$W/install.out"
 check "Install wrote the agent into pmcd.conf" \
 	grep -q "^csf	300	pipe	binary.*$A/pmdacsf -d 300" "$PCP_PMCDCONF_PATH"
 fetched
@@ -128,7 +143,7 @@ printf 'gone 6000\n' | "$MKFAKEROOT" "$CSF_ROOT"
 check "Remove takes the agent out of pmcd.conf" sh -c "! grep -q '^csf' '$PCP_PMCDCONF_PATH'"
 check "Remove: pmcd no longer knows csf" sh -c "! pminfo csf.module.nthreads >/dev/null 2>&1"
 (cd "$A" && echo dso | ./Install) > "$W/install-dso.out" 2>&1
-check "Install (dso): the metrics appear" grep -q 'Check csf metrics have appeared ... 44 metrics' "$W/install-dso.out"
+check "Install (dso): the metrics appear" installed "$W/install-dso.out"
 fetched
 check "DSO in pmcd: all $(wc -l < "$W/want") fixture values (missing: $miss)" test -z "$miss"
 
