@@ -44,7 +44,7 @@ static double part_ns(const char *line, const char *label)
 START_TEST(slow_operations_are_explained)
 {
 	char self[PATH_MAX], cmd[PATH_MAX + 64], line[512];
-	int sleepers = 0;
+	int sleepers = 0, slow = 0;
 	ssize_t n;
 	FILE *f;
 
@@ -57,9 +57,9 @@ START_TEST(slow_operations_are_explained)
 	ck_assert_ptr_nonnull(f);
 	/*
 	 * Every line explains a slow operation.  The four 3 ms sleeps must be
-	 * there, their sleep named.  On a loaded host a 100 us spin may be slow too: in
-	 * the guest it then shows as runnable, or as running when the host
-	 * held the whole vCPU, but never as a sleep.
+	 * there.  On a loaded host a 100 us spin may be slow too: in the
+	 * guest it then shows as runnable, or as running when the host held
+	 * the whole vCPU, but never as a sleep.
 	 */
 	while (fgets(line, sizeof(line), f)) {
 		double wall = part_ns(line, "wall "), sleep;
@@ -68,21 +68,32 @@ START_TEST(slow_operations_are_explained)
 		ck_assert_msg(!strncmp(line, "wall ", 5), "not a diff line");
 		/* over 1 ms, printed to 3 digits: "1.00ms" is possible */
 		ck_assert_msg(wall >= 0.995e6, "reported but not slow");
+		if (wall >= 2.995e6)
+			slow++;
 		sleep = part_ns(line, " + sleep ");
 		ck_assert_msg(sleep >= 0, "no sleep part");
 		/*
 		 * nanosleep guarantees the wall time, not the split: time in
 		 * the syscall before the switch-out is running (under TCG, a
-		 * held vCPU makes that long).
+		 * held vCPU makes that long), and when the vCPU is held past
+		 * the timer's expiry the task never switches out: a sleep
+		 * round with no voluntary switch is all running, and rightly
+		 * names no sleep.  A voluntary switch-out must name its wait.
 		 */
 		if (sleep > 0) {
 			ck_assert_msg(wall >= 2.995e6, "slept less than asked");
 			ck_assert_ptr_nonnull(strstr(line, "1 wakeup"));
 			sleepers++;
+		} else {
+			ck_assert_msg(strstr(line, "csw 0 vol") ||
+					      part_ns(line, " + iowait ") > 0 ||
+					      part_ns(line, " + blocked ") > 0,
+				      "switched out voluntarily, no wait named");
 		}
 	}
 	ck_assert_int_eq(pclose(f), 0);
-	ck_assert_int_eq(sleepers, 4);
+	ck_assert_int_ge(slow, 4);
+	vm_note("%d of the slow operations slept", sleepers);
 }
 END_TEST
 
