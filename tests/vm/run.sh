@@ -419,10 +419,13 @@ run_kernel() {
 	# calibration said (2.6 times too fast and 6.5% too slow were seen),
 	# the kernel's time no longer runs on it, and every duration a test
 	# measures on the page clock in tsc mode is off by that much.
+	# log_buf_len: the debug kernel's fault injection logs more than its
+	# 128 KiB buffer holds; the dump at the end lost its start, with the
+	# line that tells the kernel's own early reports from the module's.
 	local qargs=(-accel "${CSF_VM_ACCEL:-tcg,thread=single}"
 		-cpu max -smp "$smp" -m "$mem" -no-reboot -display none
 		-vga none -net none -kernel "$vmlinuz" -initrd "$out/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic quiet tsc=reliable${append:+ $append}${CSF_VM_APPEND:+ $CSF_VM_APPEND}"
+		-append "console=ttyS0 panic=-1 oops=panic quiet tsc=reliable log_buf_len=8M${append:+ $append}${CSF_VM_APPEND:+ $CSF_VM_APPEND}"
 		-drive "file=$out/disk.img,if=virtio,format=raw")
 	# shellcheck disable=SC2206 # word splitting wanted
 	qargs+=(${CSF_VM_QEMU_ARGS:-})
@@ -484,6 +487,8 @@ run_kernel() {
 	[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && problems+=("qemu exited with $rc: $(tail -n3 "$out/qemu.log" | tr '\n' ' ')")
 	grep -q '^csf-vm: END$' "$c" || problems+=("end marker 'csf-vm: END' missing")
 	grep -q '^csf-vm: DMESG END$' "$c" || problems+=("dmesg was not printed completely")
+	grep -A1 '^csf-vm: DMESG BEGIN$' "$c" | grep -q '^\[ *0\.000000\] ' ||
+		problems+=("dmesg lost its start (log buffer too small)")
 
 	# A report the kernel logged before the module first loaded cannot be
 	# about it (seen once on the debug kernel in a soak: KASAN on an
