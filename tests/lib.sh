@@ -17,6 +17,10 @@
 #   summary            ck_report (a run without checks counts as one
 #                      passed check, not a division by zero), then exits:
 #                      status 0 iff no check failed
+#   wait_for TENTHS CMD...
+#                      runs CMD... (its output discarded) every 0.1 s until
+#                      it succeeds, TENTHS times at most; status 1 if it
+#                      never did
 #
 # Settings, assigned after sourcing:
 #   ck_ok=ok    the word of a passed check (tests/tui/run.sh: PASS)
@@ -58,6 +62,16 @@ check() {	# check DESCRIPTION COMMAND...
 ck_report() {
 	[ "$ck_n" -gt 0 ] || return 0
 	echo "$ck_prefix$(((ck_n - ck_f) * 100 / ck_n))%: Checks: $ck_n, Failures: $ck_f, Errors: 0"
+}
+
+wait_for() {
+	wf_n=$1
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$wf_n" -gt 1 ] || return 1
+		sleep 0.1
+		wf_n=$((wf_n - 1))
+	done
 }
 
 summary() {

@@ -41,6 +41,8 @@ for p in pmcd pminfo pmlogconf pmlogger pmrep pmproxy prometheus curl ss; do
 done
 [ -f "$B/pmda/.libs/pmda_csf.so" ] && [ -x "$B/pmda/pmdacsf" ] ||
 	{ echo "SKIP: pmdacsf not built (configure --with-pcp)"; exit 77; }
+[ -n "${CSF_PMDA_FILES:-}" ] ||
+	{ echo "error: no CSF_PMDA_FILES: run it as make check TESTS=tests/pcp/daemons.sh"; exit 99; }
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/csf-pcpd.XXXXXX") || exit 1
 pids=
@@ -61,15 +63,6 @@ free_port() {
 	echo $fp
 }
 
-# wait_for TENTHS CMD...: until CMD succeeds, TENTHS/10 s at most
-wait_for() {
-	wf_n=$1; shift
-	while ! "$@" >/dev/null 2>&1; do
-		[ "$wf_n" -gt 0 ] || return 1
-		sleep 0.1; wf_n=$((wf_n - 1))
-	done
-}
-
 # ---- a private PCP instance ------------------------------------------------
 P=$W/pcp
 export PCP_VAR_DIR=$P/var PCP_PMDAS_DIR=$P/var/pmdas PCP_SYSCONF_DIR=$P/etc \
@@ -85,9 +78,10 @@ cp /var/lib/pcp/pmns/root_pmcd "$P/var/pmns/root" || exit 1
 printf 'pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n' > "$PCP_PMCDCONF_PATH"
 # what make install puts in PCP_PMDAS_DIR/csf; the programs as built
 A=$P/var/pmdas/csf
-ln -s "$B/pmda/pmdacsf" "$A/pmdacsf" && ln -s "$B/pmda/.libs/pmda_csf.so" "$A/pmda_csf.so" &&
-	cp "$srcdir/pmda/Install" "$srcdir/pmda/Remove" "$srcdir/pmda/root" \
-		"$srcdir/pmda/domain.h" "$B/pmda/pmns" "$B/pmda/help" "$A/" || exit 1
+ln -s "$B/pmda/pmdacsf" "$A/pmdacsf" && ln -s "$B/pmda/.libs/pmda_csf.so" "$A/pmda_csf.so" || exit 1
+for f in $CSF_PMDA_FILES; do
+	if [ -f "$B/$f" ]; then cp "$B/$f" "$A/"; else cp "$srcdir/$f" "$A/"; fi || exit 1
+done
 ln -s "$(cd "$srcdir/pmda/pmlogconf" && pwd)" "$W/groups/csf"
 export CSF_ROOT="$W/fixture"
 "$MKFAKEROOT" "$CSF_ROOT" < "$SPEC" || exit 1
@@ -102,8 +96,8 @@ if ! wait_for 300 pminfo -f pmcd.version; then
 	summary
 fi
 
-# fetched CMD: pminfo -f csf | values into $W/got; how many fixture values
-# are missing into $miss
+# fetched: pminfo -f csf | values into $W/got; how many fixture values are
+# missing into $miss
 fetched() {
 	pminfo -f csf 2>"$W/pminfo.err" | values > "$W/got"
 	expected > "$W/want"

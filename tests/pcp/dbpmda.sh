@@ -47,12 +47,11 @@ db_send() {
 	while [ $db_k -lt "$1" ]; do echo "$2" >&7; db_k=$((db_k + 1)); done
 	echo status >&7
 	db_n=$((db_n + 1))
-	db_i=0
-	while [ "$(grep -c '^Dump Instance Profile' "$db_dir/db.out")" -lt "$db_n" ] &&
-		[ $db_i -lt "${3:-600}" ]; do
-		sleep 0.1
-		db_i=$((db_i + 1))
-	done
+	wait_for "${3:-600}" db_answered
+}
+
+db_answered() {
+	[ "$(grep -c '^Dump Instance Profile' "$db_dir/db.out")" -ge "$db_n" ]
 }
 
 db_pid_agent() {

@@ -269,15 +269,15 @@ if ! command -v tmux > /dev/null; then
 else
 	sessions=0
 	tm() { tmux -S "$WORK/tmux.$sessions.sock" "$@"; }
-	# wait_for PATTERN: up to 10 s for the pane to show it
-	wait_for() {
-		i=0
-		while [ $i -lt 100 ]; do
-			tm capture-pane -p -t t > "$WORK/pane.txt" 2>/dev/null
-			grep -q -- "$1" "$WORK/pane.txt" && return 0
-			sleep 0.1
-			i=$((i + 1))
-		done
+	# pane_shows PATTERN: the pane, into $WORK/pane.txt, shows it
+	pane_shows() {
+		tm capture-pane -p -t t > "$WORK/pane.txt" 2>/dev/null
+		grep -q -- "$1" "$WORK/pane.txt"
+	}
+	# wait_pane PATTERN: up to 10 s for the pane to show it, else the
+	# pane as it is
+	wait_pane() {
+		wait_for 100 pane_shows "$1" && return 0
 		sed 's/^/    /' "$WORK/pane.txt"
 		return 1
 	}
@@ -295,50 +295,50 @@ else
 	}
 
 	start 100 30 -d 100
-	if wait_for "Ctx sw/s:" && wait_for "contend-a"; then
+	if wait_pane "Ctx sw/s:" && wait_pane "contend-a"; then
 		ok "tmux: screen drawn"
 	else
 		no "tmux: screen drawn"
 	fi
 	tm send-keys -t t q
-	if wait_for "csftop-status=0" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
+	if wait_pane "csftop-status=0" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
 		ok "tmux: q quits, status 0, terminal restored"
 	else
 		no "tmux: q quits, status 0, terminal restored"
 	fi
 
 	start 100 30 -d 50
-	wait_for "Ctx sw/s:" > /dev/null
+	wait_pane "Ctx sw/s:" > /dev/null
 	tm send-keys -t t C-c
-	if wait_for "csftop-status=130" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
+	if wait_pane "csftop-status=130" && ! grep -q "Ctx sw/s" "$WORK/pane.txt"; then
 		ok "tmux: Ctrl-C ends it, status 130, terminal restored"
 	else
 		no "tmux: Ctrl-C ends it, status 130, terminal restored"
 	fi
 
 	start 100 30 -d 100
-	wait_for "Ctx sw/s:" > /dev/null
+	wait_pane "Ctx sw/s:" > /dev/null
 	tm resize-window -t t -x 40 -y 8 2>/dev/null
-	if wait_for "Terminal too small"; then
+	if wait_pane "Terminal too small"; then
 		ok "tmux: resized too small, says so"
 	else
 		no "tmux: resized too small, says so"
 	fi
 	tm resize-window -t t -x 100 -y 30 2>/dev/null
-	if wait_for "Ctx sw/s:"; then
+	if wait_pane "Ctx sw/s:"; then
 		ok "tmux: resized back, draws again"
 	else
 		no "tmux: resized back, draws again"
 	fi
 	tm send-keys -t t F10
-	if wait_for "csftop-status=0"; then
+	if wait_pane "csftop-status=0"; then
 		ok "tmux: F10 quits"
 	else
 		no "tmux: F10 quits"
 	fi
 
 	start 30 6
-	if wait_for "csftop-status=1" && grep -q "terminal too small" "$WORK/tmux.err"; then
+	if wait_pane "csftop-status=1" && grep -q "terminal too small" "$WORK/tmux.err"; then
 		ok "tmux: terminal too small at start, status 1"
 	else
 		no "tmux: terminal too small at start, status 1"

@@ -87,11 +87,7 @@ uptime_cs() {
 
 mounted() { grep -q " $ROOT coarse_stat_fs " /proc/mounts; }
 loaded() { [ -d /sys/module/coarse_stat_fs ]; }
-wait_dev() {
-	i=0
-	while [ ! -b "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -b "$1" ]
-}
+wait_dev() { wait_for 100 test -b "$1"; }
 
 say "BEGIN $(uname -r) uptime=$(cut -d' ' -f1 /proc/uptime)s cpus=$(cat /sys/devices/system/cpu/possible) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 
@@ -118,11 +114,7 @@ if [ "$CSF_VM_RUN" = demo ]; then
 	export CSF_CLOCK=auto
 	csf-demo --io-file $CSF_VM_DISK >/tmp/csf-demo.out 2>&1 &
 	demo=$!
-	i=0
-	while ! grep -q registered /tmp/csf-demo.out && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for 100 grep -q registered /tmp/csf-demo.out
 	if [ "$CSF_VM_INTERACTIVE" = yes ]; then
 		# The caller's terminal type when its description is here,
 		# else the closest one that is.

@@ -40,11 +40,7 @@ io=
 # shellcheck disable=SC2086 # $io is an option and its argument
 "$CSF_DEMO" --seconds 3600 $io > "$T/demo.out" 2>&1 &
 demo=$!
-i=0
-while ! grep -q "registered" "$T/demo.out" && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_for 100 grep -q "registered" "$T/demo.out"
 check "csf-demo registered its threads" grep -q "registered (0 failed)" "$T/demo.out"
 sleep 1		# let the workload build up a pattern
 
@@ -108,11 +104,7 @@ top=$!
 # The second demo must start after csftop's first frame, or its threads
 # are in that frame and not new (a fixed 0.5 s was not always enough).
 # A frame is written whole, so any row of sample 1 means it is done.
-i=0
-while ! grep -q '^1,' "$T/life.csv" 2>/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_for 300 grep -q '^1,' "$T/life.csv"
 "$CSF_DEMO" --seconds 1 > "$T/demo2.out" 2>&1 &
 demo2=$!
 wait $demo2
