@@ -31,6 +31,7 @@ for p in dbpmda pminfo; do
 done
 [ -x "$PMDACSF" ] && [ -x "$MKFAKEROOT" ] ||
 	{ echo "pmda_cost.sh: run it from the build tree after make check (pmda/pmdacsf, tests/tui/mkfakeroot)" >&2; exit 1; }
+. "$src/tests/lib.sh"
 . "$src/tests/pcp/dbpmda.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmda_cost.XXXXXX") || exit 1
 cleanup() {

@@ -7,8 +7,8 @@
 # ports nobody listens on. The host's own PCP files are not touched (PCP's
 # scripts take PCP_* from the environment before pcp.conf), but PCP's
 # Install and Remove send SIGHUP to every pmcd, which rereads its
-# configuration, and stop every running pmdacsf: make check runs this
-# after tests/pcp/run.sh, whose pmdacsf it would stop.
+# configuration, and stop every running pmdacsf: pcp_lock keeps it from
+# running beside tests/pcp/run.sh, whose pmdacsf it would stop.
 #
 # 1. The agent's Install, as a daemon, into a running pmcd; pminfo -f csf
 #    gives every value the fixture fixes; the thread and process domains
@@ -44,6 +44,7 @@ done
 [ -n "${CSF_PMDA_FILES:-}" ] ||
 	{ echo "error: no CSF_PMDA_FILES: run it as make check TESTS=tests/pcp/daemons.sh"; exit 99; }
 
+pcp_lock || exit 99
 W=$(mktemp -d "${TMPDIR:-/tmp}/csf-pcpd.XXXXXX") || exit 1
 pids=
 cleanup() {

@@ -18,7 +18,8 @@
 #   db_pid_agent                    the agent's pid
 #   db_stop                         close the agent and dbpmda
 # Settings: db_pid (dbpmda's pid while running); CSF_ROOT as the agent
-# should see it, exported before db_start.
+# should see it, exported before db_start.  Needs tests/lib.sh (wait_for),
+# sourced first.
 
 db_pid=
 db_start() {

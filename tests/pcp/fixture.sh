@@ -10,6 +10,17 @@
 #                   input) says they must be
 #   missing GOT WANT  the lines of file WANT that file GOT lacks, at most 5
 #                   on one line; empty when all are there
+#   pcp_lock        waits until no other of these tests runs on the host,
+#                   from any tree: PCP's Install and Remove (daemons.sh)
+#                   stop every running pmdacsf, run.sh's too
+
+pcp_lock() {
+	pcp_lockfile=/tmp/csf-pcp-tests.lock
+	# read-only: the file may be another user's, and flock(1) needs no more
+	[ -e "$pcp_lockfile" ] ||
+		{ : > "$pcp_lockfile" && chmod 644 "$pcp_lockfile"; } 2>/dev/null
+	exec 9< "$pcp_lockfile" && flock 9
+}
 
 values() {
 	awk '/^csf\./ { m = $1; next }

@@ -38,6 +38,7 @@ done
 [ -f "$PMDA_DSO" ] && [ -x "$PMDACSF" ] ||
 	{ echo "SKIP: pmdacsf not built (configure --with-pcp)"; exit 77; }
 
+pcp_lock || exit 99
 W=$(mktemp -d "${TMPDIR:-/tmp}/csf-pcp.XXXXXX") || exit 1
 cleanup() {
 	exec 7>&- 2>/dev/null
