@@ -222,6 +222,15 @@ static void name_instance(pmdaInstid *in, struct inst_name *nm, int id,
 	in->i_name = nm->s;
 }
 
+/*
+ * A value's block, of the size of the longest value the agent serves: a
+ * comm (15 bytes and a NUL), a state or a clock name, a 64-bit number.
+ */
+union vblock {
+	pmValueBlock vb;
+	char bytes[PM_VAL_HDR_SIZE + 24];
+};
+
 static pmdaMetric metrictab[NR_METRICS];
 static pmdaIndom indomtab[NR_INDOMS] = {
 	{ CPU_INDOM, 0, NULL },
@@ -247,7 +256,15 @@ static struct agent {
 	size_t ngone;
 	pid_t *folded;			/* exited tids already in gone[] */
 	size_t nfolded;
-	size_t cursor;			/* where the last lookup found it */
+	/* a fetch's result: the client's instances of each domain, by
+	 * position in indomtab[], the metric of each PMID asked for, and the
+	 * blocks of its 64-bit and string values */
+	size_t *sel[NR_INDOMS], nsel[NR_INDOMS];
+	pmResult *res;
+	const struct metric **want;
+	int nres;
+	union vblock *blocks;
+	size_t nblocks;
 } ag;
 
 static void log_unmounted(int err)
@@ -508,166 +525,272 @@ static int refresh(void)
 	return err;
 }
 
-/* The live thread @tid: pmdaFetch asks in instance order, so look next. */
-static const struct csf_snap *find_thread(pid_t tid)
+static pmAtomValue u64(uint64_t v)
 {
-	size_t lo = 0, hi = ag.nlive, c = ag.cursor;
+	pmAtomValue a = { .ull = v };
 
-	if (c < ag.nlive && (pid_t)ag.live[c]->tid == tid)
-		return ag.live[c];
-	if (c + 1 < ag.nlive && (pid_t)ag.live[c + 1]->tid == tid) {
-		ag.cursor = c + 1;
-		return ag.live[c + 1];
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		pid_t t = (pid_t)ag.live[mid]->tid;
-
-		if (t == tid) {
-			ag.cursor = mid;
-			return ag.live[mid];
-		}
-		if (t < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return a;
 }
 
-static int put_u64(pmAtomValue *atom, uint64_t v)
+static pmAtomValue u32(uint32_t v)
 {
-	atom->ull = v;
-	return PMDA_FETCH_STATIC;
+	pmAtomValue a = { .ul = v };
+
+	return a;
 }
 
-static int put_u32(pmAtomValue *atom, uint32_t v)
+static pmAtomValue str(const char *s)
 {
-	atom->ul = v;
-	return PMDA_FETCH_STATIC;
+	pmAtomValue a = { .cp = (char *)s };
+
+	return a;
 }
 
-static int put_str(pmAtomValue *atom, const char *s)
+static pmAtomValue cpu_value(unsigned int item, const struct csf_cpu_snap *c)
 {
-	atom->cp = (char *)s;
-	return PMDA_FETCH_STATIC;
-}
-
-static int cpu_value(unsigned int item, unsigned int inst, pmAtomValue *atom)
-{
-	const struct csf_cpu_snap *c;
-
-	if (inst >= ag.s.ncpus)
-		return PM_ERR_INST;
-	c = &ag.s.cpus[inst];
 	if (item < CSF_CPU_NR_STATES)
-		return put_u64(atom, csf_ticks_to_ns(c->time[item]));
+		return u64(csf_ticks_to_ns(c->time[item]));
 	if (item == IT_SWITCHES)
-		return put_u64(atom, c->nr_switches);
+		return u64(c->nr_switches);
 	if (item == IT_ONLINE)
-		return put_u32(atom, c->online);
-	if (item >= IT_STAT && item < IT_STAT + CSF_STAT_NR)
-		return put_u64(atom, c->stat[item - IT_STAT]);
-	return PM_ERR_PMID;
+		return u32(c->online);
+	return u64(c->stat[item - IT_STAT]);
 }
 
-static int thread_value(unsigned int item, unsigned int inst,
-			pmAtomValue *atom)
+static pmAtomValue thread_value(unsigned int item, const struct csf_snap *t)
 {
-	const struct csf_snap *t = find_thread((pid_t)inst);
-
-	if (!t)
-		return PM_ERR_INST;
 	if (item < CSF_NR_STATES)
-		return put_u64(atom, csf_ticks_to_ns(t->time[item]));
+		return u64(csf_ticks_to_ns(t->time[item]));
 	switch (item) {
 	case IT_NVCSW:
-		return put_u64(atom, t->nvcsw);
+		return u64(t->nvcsw);
 	case IT_NIVCSW:
-		return put_u64(atom, t->nivcsw);
+		return u64(t->nivcsw);
 	case IT_WAKEUPS:
-		return put_u64(atom, t->wakeups);
+		return u64(t->wakeups);
 	case IT_MIGRATIONS:
-		return put_u64(atom, t->migrations);
+		return u64(t->migrations);
 	case IT_STATE:
-		return put_str(atom, csf_state_name(t->state));
+		return str(csf_state_name(t->state));
 	case IT_CPU:
-		return put_u32(atom, t->cpu);
+		return u32(t->cpu);
 	case IT_TGID:
-		return put_u32(atom, t->tgid);
-	case IT_COMM:
-		return put_str(atom, t->comm);
+		return u32(t->tgid);
 	}
-	return PM_ERR_PMID;
+	return str(t->comm);
 }
 
-static int proc_value(unsigned int item, unsigned int inst, pmAtomValue *atom)
+static pmAtomValue proc_value(unsigned int item, const struct proc *p)
 {
-	const struct proc *p = find_proc(ag.procs, ag.nprocs, (pid_t)inst);
-
-	if (!p)
-		return PM_ERR_INST;
 	if (item < CSF_NR_STATES)
-		return put_u64(atom, p->time_ns[item]);
+		return u64(p->time_ns[item]);
 	switch (item) {
 	case IT_NVCSW:
-		return put_u64(atom, p->nvcsw);
+		return u64(p->nvcsw);
 	case IT_NIVCSW:
-		return put_u64(atom, p->nivcsw);
+		return u64(p->nivcsw);
 	case IT_WAKEUPS:
-		return put_u64(atom, p->wakeups);
+		return u64(p->wakeups);
 	case IT_MIGRATIONS:
-		return put_u64(atom, p->migrations);
-	case IT_NTHREADS:
-		return put_u32(atom, p->nthreads);
+		return u64(p->migrations);
 	}
-	return PM_ERR_PMID;
+	return u32(p->nthreads);
 }
 
-static int module_value(unsigned int item, pmAtomValue *atom)
+static pmAtomValue module_value(unsigned int item)
 {
 	switch (item) {
 	case IT_M_THREADS:
-		return put_u64(atom, ag.mod.nr_threads);
+		return u64(ag.mod.nr_threads);
 	case IT_M_PAGES:
-		return put_u64(atom, ag.mod.nr_allocated);
+		return u64(ag.mod.nr_allocated);
 	case IT_M_MAX:
-		return put_u32(atom, ag.mod.max_threads);
+		return u32(ag.mod.max_threads);
 	case IT_M_GEN:
-		return put_u64(atom, ag.mod.generation);
+		return u64(ag.mod.generation);
 	case IT_M_CLOCK:
-		return put_str(atom, sampler_clock_key());
-	case IT_M_UNREADABLE:
-		return put_u32(atom, ag.s.denied);
+		return str(sampler_clock_key());
 	}
-	return PM_ERR_PMID;
+	return u32(ag.s.denied);
 }
 
-static int csf_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
+/* The value of @m for the @pos-th instance of its domain. */
+static pmAtomValue value_at(const struct metric *m, size_t pos)
 {
-	unsigned int cluster = pmID_cluster(m->m_desc.pmid);
-	unsigned int item = pmID_item(m->m_desc.pmid);
-
-	if (!ag.open)
-		return PM_ERR_AGAIN;
-	switch (cluster) {
+	switch (m->cluster) {
 	case CL_CPU:
-		return cpu_value(item, inst, atom);
+		return cpu_value(m->item, &ag.s.cpus[pos]);
 	case CL_THREAD:
-		return thread_value(item, inst, atom);
+		return thread_value(m->item, ag.live[pos]);
 	case CL_PROC:
-		return proc_value(item, inst, atom);
-	case CL_MODULE:
-		return module_value(item, atom);
+		return proc_value(m->item, &ag.procs[pos]);
 	}
-	return PM_ERR_PMID;
+	return module_value(m->item);
 }
 
+/* pmAddProfile(3)'s rule: does the client's @prof ask for @inst of @indom? */
+static int in_profile(const pmProfile *prof, pmInDom indom, int inst)
+{
+	const pmInDomProfile *p = NULL;
+
+	if (!prof)
+		return 1;
+	for (int i = 0; i < prof->profile_len && !p; i++)
+		if (prof->profile[i].indom == indom)
+			p = &prof->profile[i];
+	if (!p)
+		return prof->state == PM_PROFILE_INCLUDE;
+	for (int i = 0; i < p->instances_len; i++)
+		if (p->instances[i] == inst)
+			return p->state != PM_PROFILE_INCLUDE;
+	return p->state == PM_PROFILE_INCLUDE;
+}
+
+/* The positions in indomtab[@k] of the instances @prof asks for. */
+static int select_instances(unsigned int k, const pmProfile *prof)
+{
+	const pmdaIndom *in = &indomtab[k];
+	size_t *v = realloc(ag.sel[k], (in->it_numinst ? in->it_numinst : 1) *
+			    sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	ag.sel[k] = v;
+	ag.nsel[k] = 0;
+	for (int i = 0; i < in->it_numinst; i++)
+		if (in_profile(prof, in->it_indom, in->it_set[i].i_inst))
+			v[ag.nsel[k]++] = (size_t)i;
+	return 0;
+}
+
+static const struct metric *find_metric(pmID pmid)
+{
+	for (size_t i = 0; i < NR_METRICS; i++)
+		if (metrictab[i].m_desc.pmid == pmid)
+			return &metrics[i];
+	return NULL;
+}
+
+/* Fill @vset's values of @m, taking the blocks it needs from @b on. */
+static void put_values(pmValueSet *vset, const struct metric *m,
+		       union vblock *b)
+{
+	int null = m->indom == PM_INDOM_NULL;
+	size_t n = null ? 1 : ag.nsel[m->indom];
+
+	vset->numval = (int)n;
+	vset->valfmt = m->type == PM_TYPE_U32 ? PM_VAL_INSITU : PM_VAL_SPTR;
+	for (size_t j = 0; j < n; j++) {
+		size_t pos = null ? 0 : ag.sel[m->indom][j];
+		pmAtomValue a = value_at(m, pos);
+		pmValue *v = &vset->vlist[j];
+
+		v->inst = null ? (int)PM_IN_NULL :
+			indomtab[m->indom].it_set[pos].i_inst;
+		if (m->type == PM_TYPE_U32) {
+			v->value.lval = (int)a.ul;
+			continue;
+		}
+		v->value.pval = &b->vb;
+		b->vb.vtype = (unsigned int)m->type;
+		if (m->type == PM_TYPE_STRING) {
+			size_t len = strnlen(a.cp, sizeof(b->bytes) -
+					     PM_VAL_HDR_SIZE - 1);
+
+			memcpy(b->vb.vbuf, a.cp, len);
+			b->vb.vbuf[len] = '\0';
+			b->vb.vlen = (unsigned int)(PM_VAL_HDR_SIZE + len + 1);
+		} else {
+			memcpy(b->vb.vbuf, &a.ull, sizeof(a.ull));
+			b->vb.vlen = PM_VAL_HDR_SIZE + sizeof(a.ull);
+		}
+		b++;
+	}
+}
+
+/*
+ * The result of a fetch, made here rather than by pmdaFetch(), which
+ * asks a callback for each value, walks an instance domain twice for
+ * each metric and allocates a block for each 64-bit value: 87 ns a value,
+ * 1.1 ms for every csf.thread metric of 1,000 threads.  The value sets
+ * are malloc()ed one by one, as __pmFreeResultValues() frees them after
+ * the result is sent; the value blocks are PM_VAL_SPTR, which it leaves
+ * alone, in one array kept until the next fetch.
+ */
 static int csf_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 {
+	int picked[NR_INDOMS] = { 0 };
+	size_t need = 0;
+
 	refresh();
-	ag.cursor = 0;
-	return pmdaFetch(n, pmids, resp, pmda);
+	if (n > ag.nres) {
+		pmResult *r = realloc(ag.res, sizeof(*r) + (size_t)(n - 1) *
+				      sizeof(r->vset[0]));
+		const struct metric **w = realloc(ag.want, (size_t)n *
+						  sizeof(*w));
+
+		if (r)
+			ag.res = r;
+		if (w)
+			ag.want = w;
+		if (!r || !w)
+			return -ENOMEM;
+		ag.nres = n;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct metric *m = find_metric(pmids[i]);
+
+		ag.want[i] = m;
+		if (!m || !ag.open)
+			continue;
+		if (m->indom != PM_INDOM_NULL && !picked[m->indom]) {
+			if (select_instances(m->indom, pmda->e_prof))
+				return -ENOMEM;
+			picked[m->indom] = 1;
+		}
+		if (m->type != PM_TYPE_U32)
+			need += m->indom == PM_INDOM_NULL ? 1 :
+				ag.nsel[m->indom];
+	}
+	if (need > ag.nblocks) {
+		union vblock *b = realloc(ag.blocks, need * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		ag.blocks = b;
+		ag.nblocks = need;
+	}
+
+	memset(&ag.res->timestamp, 0, sizeof(ag.res->timestamp));
+	ag.res->numpmid = n;
+	need = 0;
+	for (int i = 0; i < n; i++) {
+		const struct metric *m = ag.want[i];
+		size_t nv = !m || !ag.open ? 0 :
+			m->indom == PM_INDOM_NULL ? 1 : ag.nsel[m->indom];
+		pmValueSet *vset = malloc(sizeof(*vset) + (nv ? nv - 1 : 0) *
+					  sizeof(vset->vlist[0]));
+
+		if (!vset) {
+			while (i-- > 0)
+				free(ag.res->vset[i]);
+			return -ENOMEM;
+		}
+		ag.res->vset[i] = vset;
+		vset->pmid = pmids[i];
+		vset->valfmt = PM_VAL_INSITU;
+		if (!m) {
+			vset->numval = PM_ERR_PMID;
+		} else if (!ag.open) {
+			vset->numval = PM_ERR_AGAIN;
+		} else {
+			put_values(vset, m, &ag.blocks[need]);
+			if (m->type != PM_TYPE_U32)
+				need += nv;
+		}
+	}
+	*resp = ag.res;
+	return 0;
 }
 
 static int csf_instance(pmInDom indom, int inst, char *name,
@@ -774,7 +897,6 @@ void __PMDA_INIT_CALL csf_init(pmdaInterface *dp)
 	}
 	dp->version.any.fetch = csf_fetch;
 	dp->version.any.instance = csf_instance;
-	pmdaSetFetchCallBack(dp, csf_fetch_value);
 	pmdaInit(dp, indomtab, NR_INDOMS, metrictab, (int)NR_METRICS);
 }
 

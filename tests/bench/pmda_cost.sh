@@ -57,30 +57,62 @@ fake_root() {
 				i % 2 ? " since=now" : "" }' | "$MKFAKEROOT" "$2"
 }
 
-# cost ROOT METRICS: ns of the agent's CPU per fetch of METRICS, after a
-# first fetch that maps the pages
+# cost PMNS AGENT METRICS: ns of AGENT's CPU per fetch of METRICS, after a
+# first fetch (which maps the pages, or reads /proc once); the number of
+# values of the last fetch in $work/nvalues
 cost() {
 	local pid a b
-	CSF_ROOT=$1 db_start "$work" "$work/root" "$PMDACSF -d 300 -l $work/pmdacsf.log"
-	db "fetch $2"
+	db_start "$work" "$1" "$2"
+	db "fetch $3"
 	# libtool's wrapper execs the real binary: the same pid
 	pid=$(db_pid_agent)
 	a=$(awk '{ print $1 }' "/proc/$pid/schedstat" 2>/dev/null)
-	db_send "$F" "fetch $2"
+	db_send "$F" "fetch $3"
 	b=$(awk '{ print $1 }' "/proc/$pid/schedstat" 2>/dev/null)
+	db "fetch $3"
+	grep -c 'inst \[' "$db_dir/db.last" > "$work/nvalues"
 	db_stop
 	[ -n "$a" ] && [ -n "$b" ] || { echo "?"; return; }
 	echo $(((b - a) / F))
+}
+
+csf_cost() {
+	CSF_ROOT=$1 cost "$work/root" "$PMDACSF -d 300 -l $work/pmdacsf.log" "$2"
 }
 
 echo "pmdacsf CPU time per fetch, over N page-shaped files ($F fetches each; dbpmda)"
 printf '%6s %10s %10s %10s %10s\n' N sample_us one_us all_us all_us/thr
 for n in 10 100 1000; do
 	fake_root "$n" "$work/root.$n" || exit 1
-	s=$(cost "$work/root.$n" csf.module.nthreads)
-	o=$(cost "$work/root.$n" csf.thread.time.running)
-	a=$(cost "$work/root.$n" "$all")
+	s=$(csf_cost "$work/root.$n" csf.module.nthreads)
+	o=$(csf_cost "$work/root.$n" csf.thread.time.running)
+	a=$(csf_cost "$work/root.$n" "$all")
 	awk -v n="$n" -v s="$s" -v o="$o" -v a="$a" 'BEGIN {
 		printf "%6d %10.1f %10.1f %10.1f %10.3f\n", n, s / 1000, o / 1000, a / 1000, a / 1000 / n }'
 done
 echo "all: the $(echo "$all" | tr , '\n' | wc -l) csf.thread metrics"
+
+# pmdaproc -L (threads as instances) for what it has of the same: the
+# times running and runnable (schedstat) and in block I/O (delay
+# accounting), switches, state, CPU, process and name.  -A: dbpmda sends
+# no credentials, which pmdaproc's access checks would refuse.
+PMDAPROC=${PMDAPROC:-/var/lib/pcp/pmdas/proc/pmdaproc}
+[ -x "$PMDAPROC" ] || { echo "pmdaproc: not installed, not compared"; exit 0; }
+proc_metrics=proc.schedstat.cpu_time,proc.schedstat.run_delay,proc.psinfo.delayacct_blkio_time,proc.psinfo.vctxsw,proc.psinfo.nvctxsw,proc.psinfo.sname,proc.psinfo.processor,proc.psinfo.tgid,proc.psinfo.cmd
+nproc=$(echo "$proc_metrics" | tr , '\n' | wc -l)
+echo
+echo "pmdaproc -L CPU time per fetch of its $nproc like metrics, with N sleeping threads in one process besides the host's ($F fetches each)"
+printf '%6s %10s %10s %10s\n' N instances all_us all_us/inst
+for n in 100 1000; do
+	python3 -c 'import sys, threading, time
+for _ in range(int(sys.argv[1])):
+    threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+print("ready", flush=True)
+time.sleep(3600)' "$n" > "$work/threads.out" &
+	tpid=$!
+	wait_for 300 grep -q ready "$work/threads.out"
+	a=$(cost /var/lib/pcp/pmns/root_proc "$PMDAPROC -d 3 -L -A -l $work/pmdaproc.log" "$proc_metrics")
+	kill "$tpid"; wait "$tpid" 2>/dev/null
+	awk -v n="$n" -v v="$(cat "$work/nvalues")" -v m="$nproc" -v a="$a" 'BEGIN {
+		printf "%6d %10d %10.1f %10.3f\n", n, v / m, a / 1000, a / 1000 / (v / m) }'
+done

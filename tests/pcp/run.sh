@@ -85,6 +85,18 @@ db "instance 300.1"
 check "daemon: six threads in the thread domain" test "$(grep -c 'inst: ' "$db_dir/db.last")" = 6
 db "fetch csf.proc.time.running"
 check "daemon: process 4242 ran 19.4 s (5 threads)" grep -q 'inst \[4242 or ???\] value 19400000000' "$db_dir/db.last"
+# a client's instance profile (pmAddProfile(3)), which pmcd passes on
+db "profile 300.1 none"
+db "profile 300.1 add 4244"
+db "fetch csf.thread.time.running,csf.thread.comm,csf.thread.cpu"
+check "daemon: a profile of one thread gets its values only, of each metric" \
+	test "$(grep -c 'inst \[4244 or ???\]' "$db_dir/db.last") $(grep -c 'inst \[' "$db_dir/db.last")" = "3 3"
+db "profile 300.1 all"
+db "profile 300.1 delete 4244"
+db "fetch csf.thread.comm,csf.module.nthreads"
+check "daemon: a profile without one thread gets the other five, and the module's value" \
+	test "$(grep -c 'inst \[4244 or ???\]' "$db_dir/db.last") $(grep -c 'inst \[' "$db_dir/db.last")" = "0 5"
+db "profile 300.1 all"
 
 printf 'thread 6000 6000 newcomer running run=10\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "instance 300.1"
