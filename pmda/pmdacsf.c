@@ -256,6 +256,7 @@ static struct agent {
 	size_t ngone;
 	pid_t *folded;			/* exited tids already in gone[] */
 	size_t nfolded;
+	pid_t *folding;			/* the next sample's, then swapped */
 	/* a fetch's result: the client's instances of each domain, by
 	 * position in indomtab[], the metric of each PMID asked for, and the
 	 * blocks of its 64-bit and string values */
@@ -302,6 +303,8 @@ static int reserve(size_t n)
 	RESIZE(ag.procs);
 	RESIZE(ag.proc_ids);
 	RESIZE(ag.proc_names);
+	RESIZE(ag.folded);
+	RESIZE(ag.folding);
 #undef RESIZE
 	ag.cap = cap;
 	return 0;
@@ -358,11 +361,13 @@ static struct proc *find_proc(struct proc *v, size_t n, pid_t tgid)
  */
 static int fold_exited(void)
 {
-	size_t cap = ag.nfolded + ag.s.nsnaps, n = 0, gcap = ag.ngone;
-	pid_t *folded = malloc((cap ? cap : 1) * sizeof(*folded));
+	size_t n = 0, gcap = ag.ngone;
+	pid_t *folded;
+	int err = reserve(ag.s.nsnaps);
 
-	if (!folded)
-		return -ENOMEM;
+	if (err)
+		return err;
+	folded = ag.folding;
 	for (size_t i = 0; i < ag.s.nsnaps; i++) {
 		const struct csf_snap *t = &ag.s.snaps[i];
 		pid_t tid = (pid_t)t->tid;
@@ -380,10 +385,8 @@ static int fold_exited(void)
 						 sizeof(*v));
 			size_t at = 0;
 
-			if (!v) {
-				free(folded);
+			if (!v)
 				return -ENOMEM;
-			}
 			ag.gone = v;
 			gcap++;
 			while (at < ag.ngone && v[at].tgid < (pid_t)t->tgid)
@@ -399,7 +402,7 @@ static int fold_exited(void)
 	}
 	/* the exited pages still mapped stay folded; the rest are gone */
 	qsort(folded, n, sizeof(*folded), cmp_pid);
-	free(ag.folded);
+	ag.folding = ag.folded;
 	ag.folded = folded;
 	ag.nfolded = n;
 	return 0;
