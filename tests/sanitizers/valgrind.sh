@@ -9,6 +9,11 @@
 #   csftop -b -n 3 -d 10      over fake roots from the screen tests'
 #                             specs (tests/tui/cases/*.spec), text, and
 #                             CSV and JSON over the batch spec
+#   pmdacsf                   the PCP agent, the daemon as tests/pcp/run.sh
+#                             drives it through dbpmda (threads come,
+#                             rename and exit; instance profiles; no
+#                             module), each start under memcheck; when it
+#                             is built and PCP is installed
 #   csf-demo -t 1             over a fake root whose thread-self is a
 #                             page-shaped file: every demo thread
 #                             "registers" by mapping it, so the demo's
@@ -18,7 +23,9 @@
 #                             says the module is not there (run too).
 #
 # Any valgrind error, or a leak definitely lost, fails (--error-exitcode).
-# Environment: CSFTOP, CSF_DEMO, MKFAKEROOT (the programs, from the build).
+# Environment: CSFTOP, CSF_DEMO, MKFAKEROOT (the programs, from the build);
+# PMDACSF_BIN, the agent's binary (not libtool's wrapper), and
+# LIBCSF_DIR, where the library it needs is, when the agent is built.
 src=$1
 cases=$src/tests/tui/cases
 work=$(mktemp -d "${TMPDIR:-/tmp}/csf-valgrind.XXXXXX")
@@ -62,6 +69,31 @@ done
 root=$work/root-batch
 CSF_ROOT=$root vg csftop-b-csv 0 "$CSFTOP" -b -n 3 -d 10 -o csv
 CSF_ROOT=$root vg csftop-b-json 0 "$CSFTOP" -b -n 3 -d 10 -o json -s -tid -p 4242
+
+# pmdacsf: run.sh starts the agent several times; each start's errors go
+# to its own log, which must stay empty (valgrind -q), and run.sh must pass
+if [ -n "${PMDACSF_BIN:-}" ] && [ -x "$PMDACSF_BIN" ] && command -v dbpmda >/dev/null; then
+	cat > "$work/pmdacsf-vg" <<-EOF
+	#!/bin/sh
+	LD_LIBRARY_PATH=$LIBCSF_DIR exec valgrind -q --error-exitcode=99 \\
+		--leak-check=full --errors-for-leak-kinds=definite \\
+		--show-leak-kinds=definite --suppressions="$src/tests/sanitizers/pcp.supp" \\
+		--log-file="$work/pmdacsf.\$\$.vg" \\
+		"$PMDACSF_BIN" "\$@"
+	EOF
+	chmod +x "$work/pmdacsf-vg"
+	PMDACSF=$work/pmdacsf-vg srcdir=$src sh "$src/tests/pcp/run.sh" > "$work/pmdacsf.out" 2>&1
+	rc=$?
+	logs=$(ls "$work"/pmdacsf.*.vg 2>/dev/null | wc -l)
+	if [ $rc -eq 0 ] && [ "$logs" -gt 0 ] && [ -z "$(cat "$work"/pmdacsf.*.vg)" ]; then
+		passed=$((passed + 1))
+		echo "PASS: pmdacsf ($logs starts, tests/pcp/run.sh)"
+	else
+		failed=$((failed + 1))
+		echo "FAIL: pmdacsf (run.sh exit $rc, $logs starts under valgrind)"
+		cat "$work"/pmdacsf.*.vg "$work/pmdacsf.out" 2>/dev/null | sed 's/^/    /' | tail -n 60
+	fi
+fi
 
 # csf-demo: base.spec's first thread page stands in for thread-self
 root=$work/root-base
