@@ -257,15 +257,11 @@ static struct agent {
 	pid_t *folded;			/* exited tids already in gone[] */
 	size_t nfolded;
 	pid_t *folding;			/* the next sample's, then swapped */
-	/* a fetch's result: the client's instances of each domain, by
-	 * position in indomtab[], the metric of each PMID asked for, and the
-	 * blocks of its 64-bit and string values */
+	/* a fetch's result, and the client's instances of each domain, by
+	 * position in indomtab[] */
 	size_t *sel[NR_INDOMS], nsel[NR_INDOMS];
 	pmResult *res;
-	const struct metric **want;
 	int nres;
-	union vblock *blocks;
-	size_t nblocks;
 } ag;
 
 static void log_unmounted(int err)
@@ -715,82 +711,64 @@ static void put_values(pmValueSet *vset, const struct metric *m,
  * The result of a fetch, made here rather than by pmdaFetch(), which
  * asks a callback for each value, walks an instance domain twice for
  * each metric and allocates a block for each 64-bit value: 87 ns a value,
- * 1.1 ms for every csf.thread metric of 1,000 threads.  The value sets
- * are malloc()ed one by one, as __pmFreeResultValues() frees them after
- * the result is sent; the value blocks are PM_VAL_SPTR, which it leaves
- * alone, in one array kept until the next fetch.
+ * 1.1 ms for every csf.thread metric of 1,000 threads.  Each value set is
+ * one malloc(), as __pmFreeResultValues() frees it, with the blocks of
+ * its 64-bit and string values after its values: PM_VAL_SPTR, which it
+ * does not free apart.  They live as long as the set, which a local
+ * context's caller keeps past the next fetch (__pmFetchLocal()).
  */
 static int csf_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 {
 	int picked[NR_INDOMS] = { 0 };
-	size_t need = 0;
 
 	refresh();
 	if (n > ag.nres) {
 		pmResult *r = realloc(ag.res, sizeof(*r) + (size_t)(n - 1) *
 				      sizeof(r->vset[0]));
-		const struct metric **w = realloc(ag.want, (size_t)n *
-						  sizeof(*w));
 
-		if (r)
-			ag.res = r;
-		if (w)
-			ag.want = w;
-		if (!r || !w)
+		if (!r)
 			return -ENOMEM;
+		ag.res = r;
 		ag.nres = n;
 	}
-	for (int i = 0; i < n; i++) {
-		const struct metric *m = find_metric(pmids[i]);
-
-		ag.want[i] = m;
-		if (!m || !ag.open)
-			continue;
-		if (m->indom != PM_INDOM_NULL && !picked[m->indom]) {
-			if (select_instances(m->indom, pmda->e_prof))
-				return -ENOMEM;
-			picked[m->indom] = 1;
-		}
-		if (m->type != PM_TYPE_U32)
-			need += m->indom == PM_INDOM_NULL ? 1 :
-				ag.nsel[m->indom];
-	}
-	if (need > ag.nblocks) {
-		union vblock *b = realloc(ag.blocks, need * sizeof(*b));
-
-		if (!b)
-			return -ENOMEM;
-		ag.blocks = b;
-		ag.nblocks = need;
-	}
-
 	memset(&ag.res->timestamp, 0, sizeof(ag.res->timestamp));
 	ag.res->numpmid = n;
-	need = 0;
 	for (int i = 0; i < n; i++) {
-		const struct metric *m = ag.want[i];
-		size_t nv = !m || !ag.open ? 0 :
-			m->indom == PM_INDOM_NULL ? 1 : ag.nsel[m->indom];
-		pmValueSet *vset = malloc(sizeof(*vset) + (nv ? nv - 1 : 0) *
-					  sizeof(vset->vlist[0]));
+		const struct metric *m = find_metric(pmids[i]);
+		size_t nv = 0, nb = 0, head;
+		pmValueSet *vset;
 
-		if (!vset) {
-			while (i-- > 0)
-				free(ag.res->vset[i]);
-			return -ENOMEM;
+		if (m && ag.open) {
+			if (m->indom == PM_INDOM_NULL) {
+				nv = 1;
+			} else {
+				if (!picked[m->indom] &&
+				    select_instances(m->indom, pmda->e_prof))
+					goto nomem;
+				picked[m->indom] = 1;
+				nv = ag.nsel[m->indom];
+			}
+			nb = m->type == PM_TYPE_U32 ? 0 : nv;
 		}
+		head = sizeof(*vset) + (nv > 1 ? nv - 1 : 0) *
+			sizeof(vset->vlist[0]);
+		vset = malloc(head + nb * sizeof(union vblock));
+		if (!vset)
+			goto nomem;
 		ag.res->vset[i] = vset;
 		vset->pmid = pmids[i];
 		vset->valfmt = PM_VAL_INSITU;
-		if (!m) {
+		if (!m)
 			vset->numval = PM_ERR_PMID;
-		} else if (!ag.open) {
+		else if (!ag.open)
 			vset->numval = PM_ERR_AGAIN;
-		} else {
-			put_values(vset, m, &ag.blocks[need]);
-			if (m->type != PM_TYPE_U32)
-				need += nv;
-		}
+		else
+			put_values(vset, m, (union vblock *)((char *)vset + head));
+		continue;
+nomem:
+		while (i-- > 0)
+			free(ag.res->vset[i]);
+		return -ENOMEM;
 	}
 	*resp = ag.res;
 	return 0;

@@ -71,6 +71,15 @@ n_metrics=$(local_pminfo csf | wc -l)
 n_valued=$(cut -d' ' -f1 "$W/got" | sort -u | wc -l)
 check "DSO: every one of the $n_metrics metrics has values" test "$n_metrics" -gt 0 -a "$n_metrics" = "$n_valued"
 check "DSO: no error on stderr" test ! -s "$W/pminfo.err" -o -z "$(grep -v 'help text' "$W/pminfo.err")"
+# pmval -L and pmrep keep a result past the next fetch, for rates: its
+# values must not change with the next one (a root of its own: 4242 ran
+# 100 ms, then 150)
+"$MKFAKEROOT" "$W/root-local" < "$SPEC" &&
+	CSF_ROOT=$W/root-local "$B/tests/pcp/local_fetch" "$PMDA_DSO" \
+		"printf 'thread 4242 4242 csf-demo sleeping run=150\\n' | '$MKFAKEROOT' '$W/root-local'" \
+		> "$W/local.out" 2>&1
+check "DSO: a result kept past the next fetch keeps its values: $(grep ' 4242 ' "$W/local.out" | tr '\n' ' ')" \
+	test "$(grep ' 4242 ' "$W/local.out" | tr '\n' ' ')" = "a 4242 100000000 b 4242 150000000 "
 
 # ---- 2. PMNS and help ------------------------------------------------------
 (cd "$W" && newhelp -n root -v 2 -o help < help) > "$W/newhelp.out" 2>&1
