@@ -45,13 +45,21 @@ static void clobber(void *p)
 	__asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
-static double pairs(unsigned long n)
+/* A page registered at time 1000, running: every run starts from it. */
+static unsigned long long fresh_page(void)
 {
 	unsigned long long now = 1000;
-	double t0, t1;
 
 	memset(&page, 0, sizeof(page));
 	page.state_since = page.registered_at = now;
+	return now;
+}
+
+static double pairs(unsigned long n)
+{
+	unsigned long long now = fresh_page();
+	double t0, t1;
+
 	t0 = mono_ns();
 	for (unsigned long i = 0; i < n; i++) {
 		csf_state_switch_out(&page, now += 7, CSF_STATE_RUNNABLE, i,
@@ -66,11 +74,9 @@ static double pairs(unsigned long n)
 
 static double sleeps(unsigned long n)
 {
-	unsigned long long now = 1000;
+	unsigned long long now = fresh_page();
 	double t0, t1;
 
-	memset(&page, 0, sizeof(page));
-	page.state_since = page.registered_at = now;
 	t0 = mono_ns();
 	for (unsigned long i = 0; i < n; i++) {
 		csf_state_switch_out(&page, now += 7, CSF_STATE_SLEEPING, i, 0);
