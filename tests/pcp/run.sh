@@ -107,6 +107,12 @@ check "daemon: a profile without one thread gets the other five, and the module'
 	test "$(grep -c 'inst \[4244 or ???\]' "$db_dir/db.last") $(grep -c 'inst \[' "$db_dir/db.last")" = "0 5"
 db "profile 300.1 all"
 
+# the list is read again when the generation moves, not at every fetch
+printf 'thread 7000 7000 unannounced running run=10\nsame-generation\n' | "$MKFAKEROOT" "$CSF_ROOT"
+db "instance 300.1"
+check "daemon: a page added while the generation stays is not looked for" \
+	sh -c "! grep -q 'inst: 7000 ' '$db_dir/db.last' && grep -q 'inst: 4242 ' '$db_dir/db.last'"
+printf 'gone 7000\nsame-generation\n' | "$MKFAKEROOT" "$CSF_ROOT"
 printf 'thread 6000 6000 newcomer running run=10\n' | "$MKFAKEROOT" "$CSF_ROOT"
 db "instance 300.1"
 check "daemon: a new thread appears between fetches" grep -q 'inst: 6000 name: "6000 newcomer"' "$db_dir/db.last"

@@ -16,6 +16,11 @@
  *          since=now                        (optional, see below)
  *   gone TID                                the thread exits: its page reads
  *                                           EXITED, then the file goes
+ *   same-generation                         this run leaves the generation
+ *                                           as it is, whatever it adds or
+ *                                           removes: a reader that rescans
+ *                                           only when it moves must not
+ *                                           see the change
  *   # comment
  *
  * STATE is running, runnable, sleeping, iowait, blocked or exited.
@@ -158,7 +163,7 @@ int main(int argc, char **argv)
 	struct csf_cpu_record recs[MAX_CPUS];
 	char path[4096], line[1024];
 	unsigned int ncpus = 2;
-	int changed = 0, fd;
+	int changed = 0, keep_generation = 0, fd;
 	size_t cpu_len;
 
 	if (argc != 2) {
@@ -262,6 +267,8 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/threads/%u", root, a);
 			changed |= write_in_place(path, page, sizeof(*p),
 						  page_size);
+		} else if (!strcmp(line, "same-generation")) {
+			keep_generation = 1;
 		} else if (sscanf(line, "gone %u", &a) == 1) {
 			struct csf_thread_page p;
 
@@ -293,7 +300,8 @@ int main(int argc, char **argv)
 	h.clock_mult = 1;
 	h.clock_shift = 0;
 	h.max_threads = 4096;
-	h.generation += (__u64)changed;
+	if (!keep_generation)
+		h.generation += (__u64)changed;
 	count_threads(&h.nr_threads, &h.nr_allocated);
 	h.stat_period_ns = 10 * MS;
 	memset(cpubuf, 0, sizeof(cpubuf));
