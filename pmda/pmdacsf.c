@@ -200,8 +200,8 @@ struct proc {
 
 /*
  * An instance's name, "ID COMM", and what it was made from: rewritten
- * only when those change (formatting them all was 40% of a fetch at
- * 1,000 threads).
+ * only when those change, as formatting them all at every fetch was a
+ * large part of its cost.
  */
 struct inst_name {
 	char s[40];
@@ -710,12 +710,12 @@ static void put_values(pmValueSet *vset, const struct metric *m,
 /*
  * The result of a fetch, made here rather than by pmdaFetch(), which
  * asks a callback for each value, walks an instance domain twice for
- * each metric and allocates a block for each 64-bit value: 87 ns a value,
- * 1.1 ms for every csf.thread metric of 1,000 threads.  Each value set is
- * one malloc(), as __pmFreeResultValues() frees it, with the blocks of
- * its 64-bit and string values after its values: PM_VAL_SPTR, which it
- * does not free apart.  They live as long as the set, which a local
- * context's caller keeps past the next fetch (__pmFetchLocal()).
+ * each metric and allocates a block for each 64-bit value (the README has
+ * what that cost).  Each value set is one malloc(), as
+ * __pmFreeResultValues() frees it, with the blocks of its 64-bit and
+ * string values after its values: PM_VAL_SPTR, which it does not free
+ * apart.  They live as long as the set, which a local context's caller
+ * keeps past the next fetch (__pmFetchLocal()).
  */
 static int csf_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 {
