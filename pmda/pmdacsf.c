@@ -19,10 +19,11 @@
  * exited while the agent watched, so that they never go back as threads
  * come and go (a counter that went back would read as a wrap).
  *
- * Every metric is one entry of metrics[]: its name, PMID, type,
- * semantics, units and help.  The PMNS and the help text that pmcd and
- * newhelp read are written from that table (pmdacsf --pmns, --helptext),
- * so they cannot disagree with it.
+ * Every metric is one entry of metrics[] (metrics.c): its name, PMID,
+ * type, semantics, units, help and where it is in a snapshot.  The PMNS
+ * and the help text that pmcd and newhelp read are written from that table
+ * (pmdacsf --pmns, --helptext), so they cannot disagree with it, and
+ * csftop -a reads archives with it.
  */
 #include <config.h>
 
@@ -36,158 +37,9 @@
 
 #include "coarse_stat_fs.h"
 #include "domain.h"
+#include "metrics.h"
 #include "sampler.h"
 
-enum { CPU_INDOM, THREAD_INDOM, PROC_INDOM, NR_INDOMS };
-enum { CL_CPU, CL_THREAD, CL_PROC, CL_MODULE };
-
-/* Items of the thread and process clusters below CSF_NR_STATES are times. */
-enum {
-	IT_NVCSW = 8, IT_NIVCSW, IT_WAKEUPS, IT_MIGRATIONS,
-	IT_STATE, IT_CPU, IT_TGID, IT_COMM, IT_NTHREADS,
-};
-/* cpu cluster: times by enum csf_cpu_state, then these, then the buckets */
-enum { IT_SWITCHES = 3, IT_ONLINE, IT_STAT = 16 };
-enum {
-	IT_M_THREADS, IT_M_PAGES, IT_M_MAX, IT_M_GEN, IT_M_CLOCK,
-	IT_M_UNREADABLE,
-};
-
-#define NS PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_NSEC, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-
-struct metric {
-	const char *name;	/* under "csf." */
-	unsigned int cluster, item;
-	int type;
-	pmInDom indom;		/* serial number here; pmdaInit completes it */
-	int sem;
-	pmUnits units;
-	const char *oneline, *help;
-};
-
-#define PROC_SUM "  Summed over the process's registered threads, live " \
-	"and those that exited while the agent ran."
-
-/* the five states of a thread or process cluster, under PREFIX "time." */
-#define TIME(cl, in, st, prefix, name, what, more)			\
-	{ prefix "time." name, cl, st, PM_TYPE_U64, in, PM_SEM_COUNTER,	\
-	  NS, "time " what, "Nanoseconds spent " what ", since "	\
-	  "registration, from the scheduler's tracepoints: exact to the "\
-	  "clock of the pages." more }
-#define STATES(cl, in, prefix, more)					\
-	TIME(cl, in, CSF_STATE_RUNNING, prefix, "running",		\
-	     "running on a CPU", more),					\
-	TIME(cl, in, CSF_STATE_RUNNABLE, prefix, "runnable",		\
-	     "waiting for a CPU", more),				\
-	TIME(cl, in, CSF_STATE_SLEEPING, prefix, "sleeping",		\
-	     "in interruptible sleep", more),				\
-	TIME(cl, in, CSF_STATE_IOWAIT, prefix, "iowait",		\
-	     "waiting for I/O", more),					\
-	TIME(cl, in, CSF_STATE_BLOCKED, prefix, "blocked",		\
-	     "in uninterruptible sleep, not for I/O", more)
-#define COUNTS(cl, in, prefix, more)					\
-	{ prefix "nvcsw", cl, IT_NVCSW, PM_TYPE_U64, in, PM_SEM_COUNTER,	\
-	  COUNT, "voluntary context switches",				\
-	  "Voluntary context switches since registration, as "		\
-	  "/proc/PID/status counts them." more },			\
-	{ prefix "nivcsw", cl, IT_NIVCSW, PM_TYPE_U64, in,		\
-	  PM_SEM_COUNTER, COUNT, "involuntary context switches",	\
-	  "Involuntary context switches (preemptions) since "		\
-	  "registration." more },					\
-	{ prefix "wakeups", cl, IT_WAKEUPS, PM_TYPE_U64, in,		\
-	  PM_SEM_COUNTER, COUNT, "wakeups from sleep",			\
-	  "Ends of a sleeping, iowait or blocked state since "		\
-	  "registration." more },					\
-	{ prefix "migrations", cl, IT_MIGRATIONS, PM_TYPE_U64, in,	\
-	  PM_SEM_COUNTER, COUNT, "migrations to another CPU",		\
-	  "Moves to another CPU since registration." more }
-#define STAT(k, name)							\
-	{ "cpu.stat." name, CL_CPU, IT_STAT + k, PM_TYPE_U64, CPU_INDOM,	\
-	  PM_SEM_COUNTER, NS, "/proc/stat " name " time",		\
-	  "The CPU's " name " time as /proc/stat counts it, in "	\
-	  "nanoseconds, copied by the module every stat_period_ms "	\
-	  "(coarse_stat_fs(7))." }
-
-static const struct metric metrics[] = {
-	{ "cpu.busy", CL_CPU, CSF_CPU_BUSY, PM_TYPE_U64, CPU_INDOM,
-	  PM_SEM_COUNTER, NS, "time the CPU ran a task",
-	  "Nanoseconds the CPU ran a task other than its idle task, kept "
-	  "exactly at every context switch (not sampled at the tick)." },
-	{ "cpu.idle", CL_CPU, CSF_CPU_IDLE, PM_TYPE_U64, CPU_INDOM,
-	  PM_SEM_COUNTER, NS, "time the CPU was idle, no I/O waiter",
-	  "Nanoseconds the CPU ran its idle task while no task waiting for "
-	  "I/O last ran on it." },
-	{ "cpu.iowait", CL_CPU, CSF_CPU_IOWAIT, PM_TYPE_U64, CPU_INDOM,
-	  PM_SEM_COUNTER, NS, "time the CPU was idle with an I/O waiter",
-	  "Nanoseconds the CPU ran its idle task while a task that last ran "
-	  "on it waited for I/O." },
-	{ "cpu.switches", CL_CPU, IT_SWITCHES, PM_TYPE_U64, CPU_INDOM,
-	  PM_SEM_COUNTER, COUNT, "context switches on the CPU",
-	  "Context switches on the CPU since the module loaded." },
-	{ "cpu.online", CL_CPU, IT_ONLINE, PM_TYPE_U32, CPU_INDOM,
-	  PM_SEM_INSTANT, NONE, "1 if the CPU is online",
-	  "1 if the CPU was online when its /proc/stat buckets were last "
-	  "copied, else 0." },
-	STAT(CSF_STAT_USER, "user"),
-	STAT(CSF_STAT_NICE, "nice"),
-	STAT(CSF_STAT_SYSTEM, "system"),
-	STAT(CSF_STAT_IDLE, "idle"),
-	STAT(CSF_STAT_IOWAIT, "iowait"),
-	STAT(CSF_STAT_IRQ, "irq"),
-	STAT(CSF_STAT_SOFTIRQ, "softirq"),
-	STAT(CSF_STAT_STEAL, "steal"),
-	STAT(CSF_STAT_GUEST, "guest"),
-	STAT(CSF_STAT_GUEST_NICE, "guest_nice"),
-
-	STATES(CL_THREAD, THREAD_INDOM, "thread.", ""),
-	STATES(CL_PROC, PROC_INDOM, "proc.", PROC_SUM),
-
-	COUNTS(CL_THREAD, THREAD_INDOM, "thread.", ""),
-	{ "thread.state", CL_THREAD, IT_STATE, PM_TYPE_STRING, THREAD_INDOM,
-	  PM_SEM_INSTANT, NONE, "scheduler state",
-	  "running, runnable, sleeping, iowait or blocked." },
-	{ "thread.cpu", CL_THREAD, IT_CPU, PM_TYPE_U32, THREAD_INDOM,
-	  PM_SEM_INSTANT, NONE, "CPU it runs or last ran on",
-	  "The CPU the thread runs on, or last ran on." },
-	{ "thread.tgid", CL_THREAD, IT_TGID, PM_TYPE_U32, THREAD_INDOM,
-	  PM_SEM_DISCRETE, NONE, "process ID",
-	  "The thread's process (thread group) ID: its csf.proc instance." },
-	{ "thread.comm", CL_THREAD, IT_COMM, PM_TYPE_STRING, THREAD_INDOM,
-	  PM_SEM_INSTANT, NONE, "thread name",
-	  "The thread's name (comm), as the page has it now." },
-	COUNTS(CL_PROC, PROC_INDOM, "proc.", PROC_SUM),
-	{ "proc.nthreads", CL_PROC, IT_NTHREADS, PM_TYPE_U32, PROC_INDOM,
-	  PM_SEM_INSTANT, NONE, "live registered threads",
-	  "How many of the process's threads are registered and live." },
-
-	{ "module.nthreads", CL_MODULE, IT_M_THREADS, PM_TYPE_U64,
-	  PM_INDOM_NULL, PM_SEM_INSTANT, NONE, "registered threads",
-	  "Threads registered with coarse_stat_fs and not yet exited, all "
-	  "users'." },
-	{ "module.pages", CL_MODULE, IT_M_PAGES, PM_TYPE_U64, PM_INDOM_NULL,
-	  PM_SEM_INSTANT, NONE, "thread pages held",
-	  "Thread pages the module holds: registered threads and exited "
-	  "ones the kernel has not released yet." },
-	{ "module.max_threads", CL_MODULE, IT_M_MAX, PM_TYPE_U32,
-	  PM_INDOM_NULL, PM_SEM_DISCRETE, NONE, "registration cap",
-	  "The module's max_threads parameter: registrations beyond it "
-	  "fail with ENOSPC." },
-	{ "module.generation", CL_MODULE, IT_M_GEN, PM_TYPE_U64,
-	  PM_INDOM_NULL, PM_SEM_COUNTER, COUNT, "registrations and exits",
-	  "Grows at every registration, thread exit and change of tid." },
-	{ "module.clock", CL_MODULE, IT_M_CLOCK, PM_TYPE_STRING,
-	  PM_INDOM_NULL, PM_SEM_DISCRETE, NONE, "clock of the pages",
-	  "tsc or monotonic: the clock the module stamps the pages with." },
-	{ "agent.unreadable", CL_MODULE, IT_M_UNREADABLE, PM_TYPE_U32,
-	  PM_INDOM_NULL, PM_SEM_INSTANT, NONE,
-	  "registered threads the agent may not read",
-	  "Registered threads whose pages the agent's user may not map "
-	  "(only a thread's user and root may): they are missing from "
-	  "csf.thread and csf.proc.  0 for the daemon, which runs as root." },
-};
-#define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
 /* What a process instance adds up. */
 struct proc {
@@ -231,7 +83,7 @@ union vblock {
 	char bytes[PM_VAL_HDR_SIZE + 24];
 };
 
-static pmdaMetric metrictab[NR_METRICS];
+static pmdaMetric *metrictab;
 static pmdaIndom indomtab[NR_INDOMS] = {
 	{ CPU_INDOM, 0, NULL },
 	{ THREAD_INDOM, 0, NULL },
@@ -545,40 +397,6 @@ static pmAtomValue str(const char *s)
 	return a;
 }
 
-static pmAtomValue cpu_value(unsigned int item, const struct csf_cpu_snap *c)
-{
-	if (item < CSF_CPU_NR_STATES)
-		return u64(csf_ticks_to_ns(c->time[item]));
-	if (item == IT_SWITCHES)
-		return u64(c->nr_switches);
-	if (item == IT_ONLINE)
-		return u32(c->online);
-	return u64(c->stat[item - IT_STAT]);
-}
-
-static pmAtomValue thread_value(unsigned int item, const struct csf_snap *t)
-{
-	if (item < CSF_NR_STATES)
-		return u64(csf_ticks_to_ns(t->time[item]));
-	switch (item) {
-	case IT_NVCSW:
-		return u64(t->nvcsw);
-	case IT_NIVCSW:
-		return u64(t->nivcsw);
-	case IT_WAKEUPS:
-		return u64(t->wakeups);
-	case IT_MIGRATIONS:
-		return u64(t->migrations);
-	case IT_STATE:
-		return str(csf_state_name(t->state));
-	case IT_CPU:
-		return u32(t->cpu);
-	case IT_TGID:
-		return u32(t->tgid);
-	}
-	return str(t->comm);
-}
-
 static pmAtomValue proc_value(unsigned int item, const struct proc *p)
 {
 	if (item < CSF_NR_STATES)
@@ -618,9 +436,9 @@ static pmAtomValue value_at(const struct metric *m, size_t pos)
 {
 	switch (m->cluster) {
 	case CL_CPU:
-		return cpu_value(m->item, &ag.s.cpus[pos]);
+		return metric_get(m, &ag.s.cpus[pos]);
 	case CL_THREAD:
-		return thread_value(m->item, ag.live[pos]);
+		return metric_get(m, ag.live[pos]);
 	case CL_PROC:
 		return proc_value(m->item, &ag.procs[pos]);
 	}
@@ -664,7 +482,7 @@ static int select_instances(unsigned int k, const pmProfile *prof)
 
 static const struct metric *find_metric(pmID pmid)
 {
-	for (size_t i = 0; i < NR_METRICS; i++)
+	for (size_t i = 0; i < nr_metrics; i++)
 		if (metrictab[i].m_desc.pmid == pmid)
 			return &metrics[i];
 	return NULL;
@@ -802,7 +620,7 @@ static void print_pmns(void)
 			if (!strncmp(groups[s], groups[g], len) &&
 			    groups[s][len] == '.')
 				printf("\t%s\n", groups[s] + len + 1);
-		for (size_t i = 0; i < NR_METRICS; i++) {
+		for (size_t i = 0; i < nr_metrics; i++) {
 			const char *n = metrics[i].name;
 
 			if (!strncmp(n, groups[g], len) && n[len] == '.' &&
@@ -837,7 +655,7 @@ static void print_wrapped(const char *text)
 static void print_helptext(void)
 {
 	printf("# written by pmdacsf --helptext from its metric table\n");
-	for (size_t i = 0; i < NR_METRICS; i++) {
+	for (size_t i = 0; i < nr_metrics; i++) {
 		printf("\n@ csf.%s %s\n", metrics[i].name, metrics[i].oneline);
 		print_wrapped(metrics[i].help);
 	}
@@ -867,7 +685,12 @@ void __PMDA_INIT_CALL csf_init(pmdaInterface *dp)
 	}
 	if (dp->status != 0)
 		return;
-	for (size_t i = 0; i < NR_METRICS; i++) {
+	metrictab = calloc(nr_metrics, sizeof(*metrictab));
+	if (!metrictab) {
+		dp->status = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < nr_metrics; i++) {
 		metrictab[i].m_user = NULL;
 		metrictab[i].m_desc.pmid = PMDA_PMID(metrics[i].cluster,
 						     metrics[i].item);
@@ -878,7 +701,7 @@ void __PMDA_INIT_CALL csf_init(pmdaInterface *dp)
 	}
 	dp->version.any.fetch = csf_fetch;
 	dp->version.any.instance = csf_instance;
-	pmdaInit(dp, indomtab, NR_INDOMS, metrictab, (int)NR_METRICS);
+	pmdaInit(dp, indomtab, NR_INDOMS, metrictab, (int)nr_metrics);
 }
 
 static pmLongOptions longopts[] = {
