@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * csftop.c - csftop's main: options (options.c), then the batch loop here
- * or the interactive one (tui.c).
+ * or the interactive one (tui.c), on the pages or on an archive (-a,
+ * replay.c).
  */
 #include <config.h>
 
@@ -17,6 +18,9 @@
 #include "options.h"
 #include "sampler.h"
 #include "tui.h"
+#ifdef HAVE_PCP
+#include "replay.h"
+#endif
 
 static uint64_t wall_ns(void)
 {
@@ -28,9 +32,20 @@ static uint64_t wall_ns(void)
 
 /* --- batch ---------------------------------------------------------- */
 
-static int run_batch(const struct options *o, struct sampler *smp)
+static int print_screen(const struct model *m, const struct batch_opts *bo,
+			struct batch_buf *buf)
 {
-	struct model m;
+	int err = batch_print(stdout, model_shown(m), bo, buf);
+
+	if (err)
+		fprintf(stderr, _("%s: write error: %s\n"), PROGRAM,
+			strerror(-err));
+	return err;
+}
+
+/* What -b prints, from the options; the clock is the pages'. */
+static struct batch_opts batch_opts(const struct options *o)
+{
 	struct batch_opts bo = {
 		.format = o->format,
 		.sort_col = o->sort_col,
@@ -39,6 +54,14 @@ static int run_batch(const struct options *o, struct sampler *smp)
 		.clock_name = sampler_clock_key(),
 		.clock_label = _(sampler_clock_key()),
 	};
+
+	return bo;
+}
+
+static int run_batch(const struct options *o, struct sampler *smp)
+{
+	struct model m;
+	struct batch_opts bo = batch_opts(o);
 	struct batch_buf buf = { 0 };
 	struct timespec next;
 	int err = 0;
@@ -68,17 +91,70 @@ static int run_batch(const struct options *o, struct sampler *smp)
 			break;
 		}
 		bo.time_ns = wall_ns();
-		err = batch_print(stdout, model_shown(&m), &bo, &buf);
-		if (err) {
-			fprintf(stderr, _("%s: write error: %s\n"), PROGRAM,
-				strerror(-err));
+		err = print_screen(&m, &bo, &buf);
+		if (err)
 			break;
-		}
 	}
 	batch_buf_free(&buf);
 	model_free(&m);
 	return err ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+#ifdef HAVE_PCP
+/* -b -a: every sample of the window, as fast as they can be printed. */
+static int replay_batch(const struct options *o, struct replay *rp)
+{
+	struct model m;
+	struct batch_opts bo = batch_opts(o);
+	struct batch_buf buf = { 0 };
+	int err = 0;
+
+	model_init(&m, replay_to_ns);
+	for (size_t k = 0; k < rp->nsamples &&
+	     (!o->count || k < (size_t)o->count); k++) {
+		err = replay_read(rp, k);
+		if (!err)
+			err = model_sample(&m, rp->snaps, rp->nsnaps, rp->cpus,
+					   rp->ncpus, replay_time(rp, k));
+		if (err) {
+			fprintf(stderr, _("%s: %s, sample %zu: %s\n"), PROGRAM,
+				o->archive, k + 1, replay_strerror(err));
+			break;
+		}
+		bo.clock_name = rp->clock;
+		bo.clock_label = _(rp->clock);
+		bo.time_ns = replay_time(rp, k);
+		err = print_screen(&m, &bo, &buf);
+		if (err)
+			break;
+	}
+	batch_buf_free(&buf);
+	model_free(&m);
+	return err ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int replay(const struct options *o)
+{
+	struct replay rp;
+	char msg[512];
+	int status;
+
+	if (replay_open(&rp, o->archive, o->start, o->finish,
+			o->interval_set ? o->interval_ms : 0, msg,
+			sizeof(msg))) {
+		fprintf(stderr, "%s: %s\n", PROGRAM, msg);
+		return EXIT_FAILURE;
+	}
+	if (!rp.have_threads)
+		fprintf(stderr, _("%s: %s has no csf.thread metrics: only the "
+				  "CPUs are shown (record the threads "
+				  "pmlogconf group, pmdacsf(1))\n"), PROGRAM,
+			o->archive);
+	status = o->batch ? replay_batch(o, &rp) : run_tui(o, NULL, &rp);
+	replay_close(&rp);
+	return status;
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -94,6 +170,17 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 
+	if (o.archive) {
+#ifdef HAVE_PCP
+		return replay(&o);
+#else
+		fprintf(stderr, _("%s: -a: this csftop was built without "
+				  "Performance Co-Pilot (configure "
+				  "--with-pcp, with libpcp3-dev installed)\n"),
+			PROGRAM);
+		return EXIT_USAGE;
+#endif
+	}
 	err = sampler_open(&smp);
 	if (err) {
 		fprintf(stderr, "%s: %s\n", PROGRAM, csf_strerror(err));
@@ -102,7 +189,7 @@ int main(int argc, char **argv)
 	if (o.batch)
 		status = run_batch(&o, &smp);
 	else
-		status = run_tui(&o, &smp);
+		status = run_tui(&o, &smp, NULL);
 	sampler_close(&smp);
 	return status;
 }

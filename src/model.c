@@ -416,7 +416,7 @@ int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
 		next.nrows++;
 	}
 
-	if (cpus_compute(m, &next, old, cpus, ncpus))
+	if (cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus))
 		goto fail;
 	next.taken_ns = now_ns;
 	next.interval_ns = old->seq && now_ns > old->taken_ns ?
@@ -435,6 +435,12 @@ fail:
 }
 
 /* --- freeze and diff ------------------------------------------------ */
+
+void model_restart(struct model *m)
+{
+	m->live.nrows = 0;
+	m->live.seq = 0;
+}
 
 int model_freeze(struct model *m)
 {

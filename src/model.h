@@ -141,6 +141,12 @@ int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
 		 const struct csf_cpu_snap *cpus, unsigned int ncpus,
 		 uint64_t now_ns);
 
+/*
+ * model_restart - the next sample starts afresh, as the first one did (a
+ * replay jumped to another time); the frozen screen A is kept.
+ */
+void model_restart(struct model *m);
+
 /* Freeze: the shown screen stops changing; it becomes A for a diff. */
 int model_freeze(struct model *m);
 /* Back to the live screen; A is kept for a later diff. */

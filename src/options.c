@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * options.c - csftop's command line: -b -n -d -o -s -p, help and version.
+ * options.c - csftop's command line: -b -n -d -o -s -p -a -S -T, help and
+ * version.
  */
 #include <config.h>
 
@@ -39,6 +40,12 @@ static void print_help(void)
 	puts(_("  -s, --sort=[+|-]COLUMN sort on COLUMN, + ascending, - "
 	       "descending"));
 	puts(_("  -p, --pid=PID[,PID...] only these processes (or threads)"));
+	puts(_("  -a, --archive=ARCHIVE  replay a PCP archive of csf metrics "
+	       "(pmdacsf(1))\n                           instead of the pages: "
+	       "its records, or samples\n                           -d ms apart"));
+	puts(_("  -S, --start=TIME       replay from TIME, in PCP's time syntax "
+	       "(PCPIntro(1))"));
+	puts(_("  -T, --finish=TIME      replay up to TIME"));
 	puts(_("  -h, --help             display this help and exit"));
 	puts(_("  -V, --version          output version information and exit"));
 	putchar('\n');
@@ -52,6 +59,8 @@ static void print_help(void)
 	puts(_("Keys: F1/h help, F6 or < > sort column, I invert, F4 or \\ "
 	       "filter,\nz or Space freeze, d diff against the frozen screen, "
 	       "l or Esc live,\n+/- interval, q or F10 quit."));
+	puts(_("Replaying (-a): [ and ] step one sample back and forth, g go "
+	       "to a time,\np play or pause, +/- play faster or slower."));
 	putchar('\n');
 	printf(_("The pages are read from %s ($CSF_ROOT).\n"),
 	       CSF_DEFAULT_ROOT);
@@ -110,6 +119,9 @@ int parse_options(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "archive", required_argument, NULL, 'a' },
+		{ "start", required_argument, NULL, 'S' },
+		{ "finish", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -122,7 +134,7 @@ int parse_options(int argc, char **argv, struct options *o)
 	o->sort_col = COL_DEFAULT_SORT;
 	o->sort_desc = columns[COL_DEFAULT_SORT].desc_first;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:hV", longopts,
+	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:a:S:T:hV", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -148,6 +160,16 @@ int parse_options(int argc, char **argv, struct options *o)
 				return EXIT_USAGE;
 			}
 			o->interval_ms = (unsigned int)v;
+			o->interval_set = 1;
+			break;
+		case 'a':
+			o->archive = optarg;
+			break;
+		case 'S':
+			o->start = optarg;
+			break;
+		case 'T':
+			o->finish = optarg;
 			break;
 		case 'o':
 			if (!strcmp(optarg, "text")) {
@@ -206,6 +228,11 @@ int parse_options(int argc, char **argv, struct options *o)
 	if (optind < argc) {
 		fprintf(stderr, _("%s: extra operand '%s'\n"), PROGRAM,
 			argv[optind]);
+		try_help();
+		return EXIT_USAGE;
+	}
+	if ((o->start || o->finish) && !o->archive) {
+		fprintf(stderr, _("%s: -S and -T need -a\n"), PROGRAM);
 		try_help();
 		return EXIT_USAGE;
 	}

@@ -24,6 +24,9 @@ struct options {
 	enum col sort_col;
 	int sort_desc;
 	struct filter filter;
+	int interval_set;		/* -d given */
+	const char *archive;		/* -a: replay this PCP archive */
+	const char *start, *finish;	/* -S, -T: its time window */
 };
 
 /*

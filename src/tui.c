@@ -22,6 +22,9 @@
 #include "fmt.h"
 #include "i18n.h"
 #include "tui.h"
+#ifdef HAVE_PCP
+#include "replay.h"
+#endif
 
 /* +/- walk these; -d may set any value in between */
 static const unsigned int interval_steps[] = {
@@ -57,27 +60,196 @@ static void tui_refresh_view(struct tui *t)
 		t->error = -ENOMEM;
 }
 
-int tui_sample(struct tui *t)
+/* The prompt line's text, multibyte; 0, or -1 if it has none. */
+static int edit_text(const struct ui *ui, char *text, size_t len)
+{
+	wchar_t tmp[sizeof(ui->edit) / sizeof(ui->edit[0]) + 1];
+
+	wmemcpy(tmp, ui->edit, ui->edit_len);
+	tmp[ui->edit_len] = L'\0';
+	return wcstombs(text, tmp, len) == (size_t)-1 ? -1 : 0;
+}
+
+/* Editing keys of the prompt line: 1 if they changed it. */
+static int edit_key(struct ui *ui, int is_key, wint_t ch)
+{
+	if ((is_key && ch == KEY_BACKSPACE) ||
+	    (!is_key && (ch == 127 || ch == 8))) {
+		if (ui->edit_len)
+			ui->edit_len--;
+	} else if (!is_key && ch == 21) {	/* Ctrl-U */
+		ui->edit_len = 0;
+	} else if (!is_key && iswprint(ch) &&
+		   ui->edit_len < sizeof(ui->edit) / sizeof(ui->edit[0]) - 1) {
+		ui->edit[ui->edit_len++] = (wchar_t)ch;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Give the model a sample: the pages now, or the replay's sample @k. */
+static int feed(struct tui *t, size_t k)
 {
 	int err;
 
+#ifdef HAVE_PCP
+	if (t->rp) {
+		err = replay_read(t->rp, k);
+		if (!err)
+			err = model_sample(&t->model, t->rp->snaps,
+					   t->rp->nsnaps, t->rp->cpus,
+					   t->rp->ncpus, replay_time(t->rp, k));
+		if (!err)
+			t->pos = k;
+		return err;
+	}
+#else
+	(void)k;
+#endif
 	err = sampler_read(t->smp);
 	if (!err && t->script)
 		script_stamp(t);
 	if (!err)
 		err = model_sample(&t->model, t->smp->snaps, t->smp->nsnaps,
 				   t->smp->cpus, t->smp->ncpus, tui_now(t));
+	if (!err)
+		t->ui.denied = t->smp->denied;
+	return err;
+}
+
+#ifdef HAVE_PCP
+/* Where the replay is, in the mode line instead of LIVE. */
+static void set_place(struct tui *t)
+{
+	uint64_t at = replay_time(t->rp, t->pos);
+	time_t sec = (time_t)(at / 1000000000);
+	struct tm tm;
+	char when[64] = "?", how[32];
+
+	if (localtime_r(&sec, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	if (t->playing)
+		snprintf(how, sizeof(how), _("playing %ux"), t->speed);
+	else
+		snprintf(how, sizeof(how), "%s", _("paused"));
+	snprintf(t->ui.place, sizeof(t->ui.place), "%s.%03u %zu/%zu %s",
+		 when, (unsigned int)(at / 1000000 % 1000), t->pos + 1,
+		 t->rp->nsamples, how);
+}
+#endif
+
+int tui_sample(struct tui *t)
+{
+	size_t k = 0;
+	int err;
+
+#ifdef HAVE_PCP
+	if (t->rp && t->samples) {
+		if (t->pos + 1 >= t->rp->nsamples) {
+			t->playing = 0;
+			view_message(&t->ui, "%s", _("End of the archive"));
+			set_place(t);
+			return 0;
+		}
+		k = t->pos + 1;
+	}
+#endif
+	err = feed(t, k);
 	if (err) {
 		t->error = err;
 		return err;
 	}
-	t->ui.denied = t->smp->denied;
+#ifdef HAVE_PCP
+	if (t->rp)
+		set_place(t);
+#endif
 	t->samples++;
 	if (t->count && t->samples >= t->count)
 		t->quit = 1;
 	tui_refresh_view(t);
 	return 0;
 }
+
+#ifdef HAVE_PCP
+/* Show sample @k as a sample after the one before it would show it. */
+static void replay_goto(struct tui *t, size_t k)
+{
+	int err = 0;
+
+	model_restart(&t->model);
+	if (k > 0)
+		err = feed(t, k - 1);
+	if (!err)
+		err = feed(t, k);
+	if (err) {
+		t->error = err;
+		return;
+	}
+	set_place(t);
+	tui_refresh_view(t);
+}
+
+static void replay_key(struct tui *t, wint_t ch)
+{
+	switch (ch) {
+	case '[':
+		t->playing = 0;
+		if (t->pos > 0)
+			replay_goto(t, t->pos - 1);
+		else
+			view_message(&t->ui, "%s", _("Start of the archive"));
+		break;
+	case ']':
+		t->playing = 0;
+		tui_sample(t);
+		break;
+	case 'p':
+		t->playing = !t->playing && t->pos + 1 < t->rp->nsamples;
+		if (!t->playing && t->pos + 1 >= t->rp->nsamples)
+			view_message(&t->ui, "%s", _("End of the archive"));
+		break;
+	case '+':
+		if (t->speed < 64)
+			t->speed *= 2;
+		view_message(&t->ui, _("Speed: %ux"), t->speed);
+		break;
+	case '-':
+		if (t->speed > 1)
+			t->speed /= 2;
+		view_message(&t->ui, _("Speed: %ux"), t->speed);
+		break;
+	}
+	t->next_ns = tui_now(t) + t->rp->step_ns / t->speed;
+	set_place(t);
+}
+
+static void goto_key(struct tui *t, int is_key, wint_t ch)
+{
+	struct ui *ui = &t->ui;
+
+	if ((!is_key && ch == 27) || (is_key && ch == KEY_F(4))) {
+		ui->overlay = OVERLAY_NONE;
+		return;
+	}
+	if ((!is_key && (ch == '\n' || ch == '\r')) ||
+	    (is_key && ch == KEY_ENTER)) {
+		char text[256], why[160] = "";
+		uint64_t at;
+
+		if (edit_text(ui, text, sizeof(text)) ||
+		    replay_parse_time(t->rp, text, &at, why, sizeof(why))) {
+			view_message(ui, _("Cannot go to %s: %s"), text, why);
+			return;
+		}
+		ui->overlay = OVERLAY_NONE;
+		t->playing = 0;
+		replay_goto(t, replay_find(t->rp, at));
+		return;
+	}
+	edit_key(ui, is_key, ch);
+}
+#endif
 
 static void set_interval(struct tui *t, int faster)
 {
@@ -173,11 +345,8 @@ void tui_click(struct tui *t, int x, int y)
 static void filter_from_edit(struct tui *t)
 {
 	char text[256];
-	wchar_t tmp[65];
 
-	wmemcpy(tmp, t->ui.edit, t->ui.edit_len);
-	tmp[t->ui.edit_len] = L'\0';
-	if (wcstombs(text, tmp, sizeof(text)) == (size_t)-1)
+	if (edit_text(&t->ui, text, sizeof(text)))
 		return;
 	/* filter as you type; an unfinished PID list keeps the last one */
 	if (!filter_set(&t->ui.filter, text))
@@ -201,11 +370,8 @@ static void filter_key(struct tui *t, int is_key, wint_t ch)
 	if ((!is_key && (ch == '\n' || ch == '\r')) ||
 	    (is_key && ch == KEY_ENTER)) {
 		char text[256];
-		wchar_t tmp[65];
 
-		wmemcpy(tmp, ui->edit, ui->edit_len);
-		tmp[ui->edit_len] = L'\0';
-		if (wcstombs(text, tmp, sizeof(text)) != (size_t)-1 &&
+		if (!edit_text(ui, text, sizeof(text)) &&
 		    filter_set(&ui->filter, text)) {
 			view_message(ui, _("Invalid PID list '%s'"), text);
 			return;
@@ -214,19 +380,8 @@ static void filter_key(struct tui *t, int is_key, wint_t ch)
 		tui_refresh_view(t);
 		return;
 	}
-	if ((is_key && ch == KEY_BACKSPACE) ||
-	    (!is_key && (ch == 127 || ch == 8))) {
-		if (ui->edit_len)
-			ui->edit_len--;
-	} else if (!is_key && ch == 21) {	/* Ctrl-U */
-		ui->edit_len = 0;
-	} else if (!is_key && iswprint(ch) &&
-		   ui->edit_len < sizeof(ui->edit) / sizeof(ui->edit[0]) - 1) {
-		ui->edit[ui->edit_len++] = (wchar_t)ch;
-	} else {
-		return;
-	}
-	filter_from_edit(t);
+	if (edit_key(ui, is_key, ch))
+		filter_from_edit(t);
 }
 
 static void open_filter(struct tui *t)
@@ -291,6 +446,11 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 	case OVERLAY_FILTER:
 		filter_key(t, is_key, ch);
 		return;
+#ifdef HAVE_PCP
+	case OVERLAY_GOTO:
+		goto_key(t, is_key, ch);
+		return;
+#endif
 	case OVERLAY_SORT:
 		sort_menu_key(t, is_key, ch);
 		return;
@@ -336,6 +496,18 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 		}
 		return;
 	}
+#ifdef HAVE_PCP
+	if (t->rp && (ch == '[' || ch == ']' || ch == 'p' || ch == '+' ||
+		      ch == '-')) {
+		replay_key(t, ch);
+		return;
+	}
+	if (t->rp && ch == 'g') {
+		ui->overlay = OVERLAY_GOTO;
+		ui->edit_len = 0;
+		return;
+	}
+#endif
 	switch (ch) {
 	case 'q':
 		t->quit = 1;
@@ -377,6 +549,12 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 		break;
 	case 12:	/* Ctrl-L */
 		clearok(curscr, TRUE);
+		break;
+	case '[':
+	case ']':
+	case 'g':
+	case 'p':
+		view_message(ui, "%s", _("Only when replaying an archive (-a)"));
 		break;
 	default:
 		break;
@@ -462,13 +640,29 @@ static int terminal_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
 }
 
-int run_tui(const struct options *o, struct sampler *smp)
+/* How long a sample lasts on the screen. */
+static uint64_t period_ns(const struct tui *t)
+{
+	uint64_t p = (uint64_t)t->interval_ms * 1000000;
+
+#ifdef HAVE_PCP
+	if (t->rp)
+		p = t->rp->step_ns / t->speed;
+#endif
+	return p > INTERVAL_MIN_MS * 1000000ull ? p :
+	       INTERVAL_MIN_MS * 1000000ull;
+}
+
+int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 {
 	struct tui t;
 	int status = EXIT_SUCCESS;
 
 	memset(&t, 0, sizeof(t));
 	t.smp = smp;
+	t.rp = rp;
+	t.playing = rp != NULL;
+	t.speed = 1;
 	t.interval_ms = o->interval_ms;
 	t.count = o->count;
 	/* before newterm, so that ncurses keeps our handlers */
@@ -494,17 +688,29 @@ int run_tui(const struct options *o, struct sampler *smp)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	mouseinterval(0);
 
+#ifdef HAVE_PCP
+	model_init(&t.model, rp ? replay_to_ns : csf_ticks_to_ns);
+#else
 	model_init(&t.model, csf_ticks_to_ns);
+#endif
 	t.ui.model = &t.model;
 	t.ui.filter = o->filter;
 	t.ui.sort_col = o->sort_col;
 	t.ui.sort_desc = o->sort_desc;
 	t.ui.interval_ms = o->interval_ms;
 	t.ui.clock_name = _(sampler_clock_key());
+#ifdef HAVE_PCP
+	if (rp) {
+		/* the archive's clock, and its step as the interval */
+		t.ui.clock_name = _(rp->clock);
+		t.interval_ms = (unsigned int)(rp->step_ns / 1000000);
+		t.ui.interval_ms = t.interval_ms;
+	}
+#endif
 	t.ui.now_ns = tui_now(&t);
 	view_init(&t.ui);
 	tui_sample(&t);
-	t.next_ns = tui_now(&t) + (uint64_t)t.interval_ms * 1000000;
+	t.next_ns = tui_now(&t) + period_ns(&t);
 	if (!t.error)
 		view_draw(&t.ui);
 
@@ -537,12 +743,12 @@ int run_tui(const struct options *o, struct sampler *smp)
 		if (r != ERR)
 			tui_key(&t, r == KEY_CODE_YES, ch);
 		if (now >= t.next_ns) {
-			tui_sample(&t);
-			t.next_ns += (uint64_t)t.interval_ms * 1000000;
+			if (!t.rp || t.playing)
+				tui_sample(&t);
+			t.next_ns += period_ns(&t);
 			/* fell behind (suspended, slow terminal): re-phase */
 			if (t.next_ns <= now)
-				t.next_ns = now + (uint64_t)t.interval_ms *
-						  1000000;
+				t.next_ns = now + period_ns(&t);
 		}
 		if (!t.error)
 			view_draw(&t.ui);
@@ -550,7 +756,11 @@ int run_tui(const struct options *o, struct sampler *smp)
 
 	tui_restore_terminal();
 	if (t.error) {
-		fprintf(stderr, "%s: %s\n", PROGRAM, csf_strerror(t.error));
+		fprintf(stderr, "%s: %s\n", PROGRAM,
+#ifdef HAVE_PCP
+			rp ? replay_strerror(t.error) :
+#endif
+			csf_strerror(t.error));
 		status = EXIT_FAILURE;
 	}
 	model_free(&t.model);
@@ -569,7 +779,12 @@ out:
 		int sig = tui_signal;
 
 		/* die of the signal, so the parent sees why we stopped */
-		sampler_close(smp);
+		if (smp)
+			sampler_close(smp);
+#ifdef HAVE_PCP
+		if (rp)
+			replay_close(rp);
+#endif
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

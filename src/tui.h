@@ -19,10 +19,16 @@
 #include "sampler.h"
 #include "view.h"
 
+struct replay;
+
 struct tui {
 	struct ui ui;
 	struct model model;
-	struct sampler *smp;
+	struct sampler *smp;		/* the pages, or */
+	struct replay *rp;		/* an archive (-a) */
+	size_t pos;			/* rp: the sample shown */
+	int playing;			/* rp: advancing by itself */
+	unsigned int speed;		/* rp: samples per recorded step */
 	unsigned int interval_ms;
 	long count;
 	long samples;
@@ -46,8 +52,11 @@ static inline uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The interactive screen until q, a signal or an error: the exit status. */
-int run_tui(const struct options *o, struct sampler *smp);
+/*
+ * The interactive screen until q, a signal or an error: the exit status.
+ * Samples come from @smp, or from @rp when it is not NULL.
+ */
+int run_tui(const struct options *o, struct sampler *smp, struct replay *rp);
 
 /* tui.c, for the script */
 void tui_restore_terminal(void);

@@ -429,7 +429,7 @@ static void draw_info(struct ui *ui, const struct screen *s, int y)
 static void draw_mode(struct ui *ui, const struct screen *s, int y)
 {
 	const struct model *m = ui->model;
-	char mode[128], sort[128], ival[FMT_BUFSZ];
+	char mode[256], sort[128], ival[FMT_BUFSZ];
 	int x = 0;
 
 	switch (m->mode) {
@@ -441,8 +441,18 @@ static void draw_mode(struct ui *ui, const struct screen *s, int y)
 			 FMT_STR(ival, fmt_interval, s->interval_ns));
 		break;
 	default:
-		snprintf(mode, sizeof(mode), "%s", _("LIVE"));
+		if (ui->place[0])
+			snprintf(mode, sizeof(mode), _("REPLAY %s"), ui->place);
+		else
+			snprintf(mode, sizeof(mode), "%s", _("LIVE"));
 		break;
+	}
+	/* where a replay is while A or B-A is shown: where B will be from */
+	if (m->mode != MODE_LIVE && ui->place[0]) {
+		size_t len = strlen(mode);
+
+		snprintf(mode + len, sizeof(mode) - len, _(", replay at %s"),
+			 ui->place);
 	}
 	move(y, 0);
 	clrtoeol();
@@ -487,9 +497,11 @@ static void draw_footer(struct ui *ui, int y)
 
 	move(y, 0);
 	clrtoeol();
-	if (ui->overlay == OVERLAY_FILTER) {
+	if (ui->overlay == OVERLAY_FILTER || ui->overlay == OVERLAY_GOTO) {
 		char text[256];
-		const char *label = _("Filter (PID,... or name): ");
+		const char *label = ui->overlay == OVERLAY_GOTO ?
+				    _("Go to (@ 10:30, +5min, -1min): ") :
+				    _("Filter (PID,... or name): ");
 		int w;
 
 		wchar_t tmp[65];
@@ -536,6 +548,9 @@ static const char *const help_keys[][2] = {
 	{ "d", N_("diff: B minus the frozen screen A; d again: new B") },
 	{ "l Esc", N_("back to the live view") },
 	{ "+ -", N_("longer / shorter refresh interval (10 ms at least)") },
+	{ "[ ]", N_("replay (-a): one sample back / forth") },
+	{ "g", N_("replay: go to a time (PCP's syntax, as -S)") },
+	{ "p", N_("replay: play or pause; + - play faster / slower") },
 	{ "Up Down PgUp PgDn Home End", N_("move the selection") },
 	{ "Ctrl-L", N_("redraw") },
 	{ "q F10", N_("quit") },
@@ -664,7 +679,7 @@ void view_draw(struct ui *ui)
 		refresh();
 		return;
 	}
-	curs_set(ui->overlay == OVERLAY_FILTER ? 1 : 0);
+	curs_set(ui->overlay == OVERLAY_FILTER || ui->overlay == OVERLAY_GOTO);
 	y = meters_draw(ui, s, 0);
 	draw_info(ui, s, y++);
 	draw_mode(ui, s, y++);

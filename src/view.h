@@ -17,7 +17,8 @@
 #define VIEW_MIN_COLS	50
 #define VIEW_MIN_LINES	10
 
-enum ui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_FILTER };
+enum ui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_FILTER,
+		  OVERLAY_GOTO };
 
 struct ui {
 	struct model *model;
@@ -27,6 +28,7 @@ struct ui {
 	unsigned int interval_ms;
 	const char *clock_name;
 	unsigned int denied;		/* threads we may not map */
+	char place[128];		/* shown for LIVE when set: a replay's */
 
 	/* the rows shown, in order, from model_select() */
 	size_t *idx;
@@ -41,7 +43,7 @@ struct ui {
 	enum ui_overlay overlay;
 	int sort_menu_sel;
 	int help_top;			/* first line of the help shown */
-	wchar_t edit[64];		/* filter being typed */
+	wchar_t edit[64];		/* filter or time being typed */
 	size_t edit_len;
 	struct filter saved_filter;	/* restored by Esc */
 

@@ -16,8 +16,8 @@
 # 2. Remove takes it out; Install as a DSO puts it back, with the same
 #    values.
 # 3. pmlogconf, with the agent's group files, writes a pmlogger
-#    configuration; pmlogger records 20 samples at 100 ms; pmrep replays
-#    them with the fixture's values.
+#    configuration; pmlogger records 20 samples at 100 ms; pmrep and
+#    csftop -b -a replay them with the fixture's values.
 # 4. pmproxy serves them at /metrics in OpenMetrics text.
 # 5. Prometheus scrapes pmproxy, and its query API returns a csf
 #    per-process series.
@@ -146,7 +146,12 @@ check "DSO in pmcd: all $(wc -l < "$W/want") fixture values (missing: $miss)" te
 pmlogconf -c -q -h local: -d "$W/groups" "$W/csf.config" > "$W/pmlogconf.out" 2>&1
 check "pmlogconf: the summary group is logged by default" grep -q '^#+ csf/summary:y:' "$W/csf.config"
 check "pmlogconf: the per-thread group is offered, off by default" grep -q '^#+ csf/threads:n:' "$W/csf.config"
-timeout 60 pmlogger -h local: -c "$W/csf.config" -t 100msec -s 20 -l "$W/pmlogger.log" "$W/archive/csf"
+# the per-thread group switched on, as pmlogconf(1) has it: y in its line
+sed 's|^#+ csf/threads:n:|#+ csf/threads:y:|' "$W/csf.config" > "$W/csf-all.config"
+pmlogconf -q -h local: -d "$W/groups" "$W/csf-all.config" < /dev/null > "$W/pmlogconf-all.out" 2>&1
+check "pmlogconf: the per-thread group, switched on, logs csf.thread" \
+	grep -q '^[[:space:]]*csf\.thread$' "$W/csf-all.config"
+timeout 60 pmlogger -h local: -c "$W/csf-all.config" -t 100msec -s 20 -l "$W/pmlogger.log" "$W/archive/csf"
 check "pmlogger records an archive" test -s "$W/archive/csf.0"
 pmrep -a "$W/archive/csf" -u -r -o csv csf.module.nthreads csf.proc.time.running \
 	> "$W/pmrep.csv" 2>&1
@@ -154,6 +159,19 @@ check "pmrep -a replays 20 samples" test "$(tail -n +2 "$W/pmrep.csv" | grep -c 
 # the fixture's: 6 threads; processes 4242 and 5000 ran 19.4 s and 3 s
 check "pmrep -a: every sample has the fixture's values" \
 	test "$(tail -n +2 "$W/pmrep.csv" | grep -c ',6,19400000000,3000000000$')" = 20
+
+# csftop -a on the same archive: its first sample is what csftop showed
+# live from the fixture (a first sample is since registration, so it does
+# not depend on when it was taken), and every later one has its totals
+"$B/src/csftop" -b -n 1 -o csv | tail -n +2 | cut -d, -f4- > "$W/live.csv"
+"$B/src/csftop" -b -a "$W/archive/csf" -o csv > "$W/replay.csv" 2> "$W/replay.err"
+check "csftop -b -a replays the 20 samples" \
+	test "$(tail -n +2 "$W/replay.csv" | cut -d, -f1 | uniq | wc -l)" = 20
+check "csftop -b -a: the first sample as csftop showed it live" \
+	sh -c "grep '^1,' '$W/replay.csv' | cut -d, -f4- | cmp -s - '$W/live.csv'"
+check "csftop -b -a: every sample has the fixture's 6 threads and totals" \
+	test "$(tail -n +2 "$W/replay.csv" | cut -d, -f6-9,15-19 | sort | uniq -c |
+		awk '$1 == 20' | wc -l)" = 6
 
 # ---- 4. pmproxy's /metrics -------------------------------------------------
 PMPROXY_PORT=$(free_port)

@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/pcp/replay.sh - csftop -a on archives, on the host, with no daemon:
+# the archive is written by PCP's own writer (tests/pcp/mkarchive.py, whose
+# workload fixes every value), so each figure csftop shows is known.
+#
+# 1. -b -a as CSV, JSON and text: every sample, shares, totals and rates
+#    of threads that run, wait, appear and exit; -S, -T, -d, -n, -p.
+# 2. Screens (CSFTOP_SCRIPT): playing, one step forth and back, a jump to
+#    a time, freeze A in the past, diff against a later B, play faster, a
+#    time outside the archive, back to before a thread began (it is not
+#    shown, not even as exited); each screen dumped must equal
+#    tests/pcp/replay-N.txt (CSFTOP_BLESS=1 writes them).
+# 3. Bad input: truncated, overwritten and empty archive files, a file that
+#    is no archive, a bad time: a message and status 1, never a signal.
+#
+# Skips (77) when csftop was built without PCP or python3-pcp is missing.
+# (tests/pcp/daemons.sh replays what pmlogger records from pmdacsf.)
+
+srcdir=${srcdir:-$(dirname "$0")/../..}
+CSFTOP=${CSFTOP:-$(pwd)/src/csftop}
+HERE=$(cd "$srcdir/tests/pcp" && pwd)
+. "$srcdir/tests/lib.sh"
+
+[ -x "$CSFTOP" ] || { echo "SKIP: no $CSFTOP"; exit 77; }
+if "$CSFTOP" -b -a /nonexistent 2>&1 | grep -q 'built without'; then
+	echo "SKIP: csftop built without PCP (configure --with-pcp)"; exit 77
+fi
+/usr/bin/python3 -c 'from pcp import pmi' 2>/dev/null ||
+	{ echo "SKIP: no python3-pcp (apt-get install python3-pcp)"; exit 77; }
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/csf-replay.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+trap 'exit 1' INT TERM
+# the archive's times shown in UTC; screens compared in English
+TZ=UTC LC_ALL=C.UTF-8 LANGUAGE= TERM=xterm
+export TZ LC_ALL LANGUAGE TERM
+unset CSFTOP_SCRIPT CSFTOP_SCRIPT_SIZE CSF_ROOT
+A=$W/a
+/usr/bin/python3 "$HERE/mkarchive.py" "$A" || { no "mkarchive.py writes an archive"; summary; }
+
+# ---- 1. batch ---------------------------------------------------------------
+"$CSFTOP" -b -a "$A" -o csv > "$W/all.csv" 2> "$W/all.err"
+check "-b -a -o csv: exit 0, nothing on stderr" test ! -s "$W/all.err"
+check "-b -a: all 10 samples, one second apart" \
+	test "$(tail -n +2 "$W/all.csv" | cut -d, -f1,2 | uniq | tr '\n' ' ')" = \
+	"1,1796205600.000 2,1796205601.000 3,1796205602.000 4,1796205603.000 5,1796205604.000 6,1796205605.000 7,1796205606.000 8,1796205607.000 9,1796205608.000 10,1796205609.000 "
+# has ROW: the CSV has this row, exactly
+has() { grep -qx "$1" "$W/all.csv"; }
+check "first sample: a thread since its registration (2.5 s: 80% running)" \
+	has "1,1796205600.000,2500000000,,100,101,spinner,runnable,1,80.00,20.00,0.00,0.00,0.00,2000000000,500000000,0,0,0,0.00,0.00,0,0"
+check "second sample: shares of the second, totals, 40 preemptions/s" \
+	has "2,1796205601.000,1000000000,,100,101,spinner,runnable,1,60.00,40.00,0.00,0.00,0.00,2600000000,900000000,0,0,0,0.00,40.00,0,0"
+check "a sleeping thread: 20% running, 5% waiting, 75% asleep, 10 switches/s" \
+	has "2,1796205601.000,1000000000,,100,100,main,sleeping,0,20.00,5.00,75.00,0.00,0.00,1200000000,150000000,5750000000,0,0,10.00,0.00,0,0"
+check "a thread that appears is marked new" \
+	has "5,1796205604.000,0,new,200,200,late,iowait,1,0.00,0.00,0.00,0.00,0.00,0,0,0,0,0,0.00,0.00,0,0"
+check "and then waits for I/O 70% of the time" \
+	has "6,1796205605.000,1000000000,,200,200,late,iowait,1,30.00,0.00,0.00,70.00,0.00,300000000,0,0,700000000,0,0.00,0.00,0,0"
+check "a thread gone from the archive is shown exited" \
+	has "7,1796205606.000,1000000000,exited,100,102,short,exited,0,0.00,0.00,0.00,0.00,0.00,500000000,0,5500000000,0,0,0.00,0.00,0,0"
+check "and lingers 2 s of the archive's time, then goes" \
+	test "$(grep -c ',102,short,' "$W/all.csv")" = 8
+
+"$CSFTOP" -b -a "$A" -o json > "$W/all.json"
+check "-o json: 10 lines of JSON, the same values" /usr/bin/python3 -c '
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["sample"] for x in s] == list(range(1, 11)), "samples"
+t = {x["tid"]: x for x in s[1]["threads"]}
+assert t[101]["runnable"] == 40.0 and t[101]["runnable_total"] == 900000000
+assert s[0]["clock"] == "tsc" and s[1]["interval_ns"] == 1000000000
+# /proc/stat shares are of its growth: 400 ms user of 500
+assert s[1]["cpus"][0]["busy"] == 50.0 and s[1]["cpus"][0]["user"] == 80.0
+' "$W/all.json"
+"$CSFTOP" -b -a "$A" -n 2 > "$W/text"
+check "text: the archive's time and clock in the header" \
+	grep -q '^csftop 10:00:01  sample 2  interval 1.0 s  clock tsc  threads 3  processes 1' "$W/text"
+
+"$CSFTOP" -b -a "$A" -o csv -S @10:00:03 -T @10:00:05 > "$W/window.csv"
+check "-S @10:00:03 -T @10:00:05: the three samples in between" \
+	test "$(tail -n +2 "$W/window.csv" | cut -d, -f2 | uniq | tr '\n' ' ')" = \
+	"1796205603.000 1796205604.000 1796205605.000 "
+"$CSFTOP" -b -a "$A" -o csv -S -2sec > "$W/tail.csv"
+check "-S -2sec: from 2 s before the end" \
+	test "$(tail -n +2 "$W/tail.csv" | cut -d, -f2 | uniq | tr '\n' ' ')" = \
+	"1796205607.000 1796205608.000 1796205609.000 "
+"$CSFTOP" -b -a "$A" -o csv -d 500 > "$W/half.csv"
+check "-d 500: 19 samples, interpolated as pmrep does (runnable 700 ms at 0.5 s)" \
+	sh -c "test \$(tail -n +2 '$W/half.csv' | cut -d, -f1 | uniq | wc -l) = 19 &&
+	       grep -q '^2,1796205600.500,500000000,,100,101,spinner,runnable,1,60.00,40.00,0.00,0.00,0.00,2300000000,700000000,' '$W/half.csv'"
+"$CSFTOP" -b -a "$A" -o csv -S @10:00:05 -n 3 -p 200 > "$W/pid.csv"
+check "-n 3 -p 200: three samples, only that process" \
+	test "$(tail -n +2 "$W/pid.csv" | cut -d, -f1,5 | tr '\n' ' ')" = "1,200 2,200 3,200 "
+
+# ---- 2. screens -------------------------------------------------------------
+# screen N KEYS...: run csftop -a on the script of the KEYS lines, which
+# dump $W/screen-N.txt; compare with replay-N.txt
+screens=0
+screen() {
+	n=$1
+	shift
+	printf '%s\n' "$@" > "$W/keys"
+	CSFTOP_SCRIPT=$W/keys CSFTOP_SCRIPT_SIZE=100x16 "$CSFTOP" -a "$A" \
+		> "$W/screen.out" 2>&1 || { no "screen $n: csftop exits 0: $(cat "$W/screen.out")"; return; }
+	for f in "$W"/screen-*.txt; do
+		[ -f "$f" ] || continue
+		base=${f##*/}
+		want=$HERE/replay-${base#screen-}
+		if [ -n "${CSFTOP_BLESS:-}" ]; then
+			cp "$f" "$want"
+		fi
+		check "screen $base: as $want" cmp -s "$f" "$want" ||
+			diff -u "$want" "$f" | head -30
+		rm -f "$f"
+	done
+}
+screen 1 ":dump $W/screen-1.txt" \
+	":sample" ":dump $W/screen-2.txt" \
+	"]" ":dump $W/screen-3.txt" \
+	"[[" ":dump $W/screen-4.txt" \
+	"g+5sec" ":dump $W/screen-5.txt" "<Enter>" ":dump $W/screen-6.txt" \
+	"z]]]" ":dump $W/screen-7.txt" "d" ":dump $W/screen-8.txt" \
+	"p+" ":dump $W/screen-9.txt" "l" ":dump $W/screen-10.txt" \
+	"g@ 9:00<Enter>" ":dump $W/screen-11.txt" \
+	"<Esc>g-3sec<Enter>" ":dump $W/screen-12.txt" \
+	"g@ 10:00:00<Enter>" ":dump $W/screen-13.txt"
+
+# ---- 3. bad input -----------------------------------------------------------
+# bad NAME FILE HOW WANT: a copy of the archive with FILE (0, meta, index)
+# spoilt by HOW (half, ff, 55, empty); csftop -b -a must end with status 1
+# and the message WANT, never by a signal.  (The records are all read when
+# the archive is opened, so a data volume cut short fails there.)
+bad() {
+	d=$W/bad-$1
+	mkdir -p "$d"
+	cp "$A".0 "$A".meta "$A".index "$d/"
+	f=$d/a.$2
+	case $3 in
+	half) truncate -s $(($(stat -c %s "$f") / 2)) "$f" ;;
+	empty) : > "$f" ;;
+	*) head -c 300 /dev/zero | tr '\0' "\\$(printf '%o' 0x$3)" |
+		dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null ;;
+	esac
+	"$CSFTOP" -b -a "$d/a" -o csv > "$d/out" 2> "$d/err"
+	rc=$?
+	check "$1: status 1 and '$4' (got $rc: $(cat "$d/err"))" \
+		sh -c "test $rc = 1 && grep -q '^csftop: .*$4' '$d/err'"
+}
+bad "data volume cut in half" 0 half "cannot read archive .*: Corrupted record"
+bad "data volume overwritten" 0 ff "cannot read archive .*: Corrupted record"
+bad "metadata overwritten" meta ff "cannot open archive .*: Corrupted record"
+# libpcp itself dies of this one (pmdumplog too): csftop says so
+bad "metadata that kills libpcp" meta 55 "cannot read archive .*: it is corrupt (reading its metadata crashed libpcp)"
+bad "metadata cut in half" meta half "cannot open archive"
+bad "empty metadata" meta empty "cannot open archive .*: Empty archive"
+bad "empty index" index empty "cannot open archive .*: Empty archive"
+check "no core file left by the probe" sh -c "! ls '$W'/bad-*/core* >/dev/null 2>&1"
+
+"$CSFTOP" -b -a "$W/nothing" > "$W/out" 2> "$W/err"
+check "no such archive: status 1, said" sh -c "test $? = 1 && grep -q '^csftop: cannot open archive $W/nothing: No such file' '$W/err'"
+"$CSFTOP" -b -a "$A" -S 'not a time' > "$W/out" 2> "$W/err"
+check "a bad -S: status 1, said" sh -c "test $? = 1 && grep -q '^csftop: bad time window' '$W/err'"
+"$CSFTOP" -b -a "$A" -S @11:00 > "$W/out" 2> "$W/err"
+check "-S after the end: status 1, said" sh -c "test $? = 1 && grep -q 'no csf samples in that time window' '$W/err'"
+"$CSFTOP" -b -S +1sec > "$W/out" 2> "$W/err"
+check "-S without -a: a usage error" sh -c "test $? = 2 && grep -q -- '-S and -T need -a' '$W/err'"
+
+summary
