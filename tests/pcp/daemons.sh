@@ -56,13 +56,17 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# free_port: the first port upwards from a per-run start that nobody
-# listens on; each daemon listens before the next port is chosen
+# free_port [ABOVE]: the first port upwards from a per-run start, or above
+# port ABOVE, that nobody listens on: each daemon gets its own even when
+# an earlier one has died (pmproxy on pmcd's port, its clients hanging)
 free_port() {
-	fp=$((20000 + $$ % 20000))
+	fp=$((${1:-$((20000 + $$ % 20000 - 1))} + 1))
 	while ss -ltnH "sport = :$fp" | grep -q .; do fp=$((fp + 1)); done
 	echo $fp
 }
+
+# the daemons are started with fd 9, pcp_lock's, closed: one left behind
+# must not hold the lock for every later run
 
 # ---- a private PCP instance ------------------------------------------------
 P=$W/pcp
@@ -90,7 +94,7 @@ chmod -R a+rX "$W"	# pmcd and its DSOs run as the pcp user
 
 # from its log directory, where the agents it starts write their logs
 (cd "$P/log/pmcd" && exec pmcd -f -i 127.0.0.1 -p "$PMCD_PORT" -c "$PCP_PMCDCONF_PATH" \
-	-n "$P/var/pmns/root" -l pmcd.log -x fatal) > "$W/pmcd.out" 2>&1 &
+	-n "$P/var/pmns/root" -l pmcd.log -x fatal) 9<&- > "$W/pmcd.out" 2>&1 &
 pids="$pids $!"
 if ! wait_for 300 pminfo -f pmcd.version; then
 	no "a private pmcd starts on port $PMCD_PORT: $(tail -n 5 "$P/log/pmcd/pmcd.log" "$W/pmcd.out" | tr '\n' ';')"
@@ -174,18 +178,19 @@ check "csftop -b -a: every sample has the fixture's 6 threads and totals" \
 		awk '$1 == 20' | wc -l)" = 6
 
 # ---- 4. pmproxy's /metrics -------------------------------------------------
-PMPROXY_PORT=$(free_port)
+PMPROXY_PORT=$(free_port "$PMCD_PORT")
 pmproxy -f -i 127.0.0.1 -p "$PMPROXY_PORT" -s "$P/run/pmproxy.socket" \
-	-l "$W/pmproxy.log" -x "$W/pmproxy.fatal" > "$W/pmproxy.out" 2>&1 &
+	-l "$W/pmproxy.log" -x "$W/pmproxy.fatal" 9<&- > "$W/pmproxy.out" 2>&1 &
 pids="$pids $!"
 url="http://127.0.0.1:$PMPROXY_PORT/metrics?names=csf.proc"
-wait_for 300 curl -sf -o "$W/metrics" "$url"
+# each try bounded: wait_for bounds the tries, not a request that hangs
+wait_for 300 curl -sf --max-time 5 -o "$W/metrics" "$url"
 check "pmproxy serves csf.proc at /metrics" grep -q '^# TYPE csf_proc_time_running counter' "$W/metrics"
 check "/metrics: a process's series, with the fixture's value" \
 	grep -q '^csf_proc_time_running{.*instname="4242 csf-demo".*} 19400000000$' "$W/metrics"
 
 # ---- 5. Prometheus scrapes pmproxy -----------------------------------------
-PROM_PORT=$(free_port)
+PROM_PORT=$(free_port "$PMPROXY_PORT")
 cat > "$W/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
@@ -198,11 +203,11 @@ scrape_configs:
       - targets: ['127.0.0.1:$PMPROXY_PORT']
 EOF
 prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/prometheus" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" > "$W/prometheus.log" 2>&1 &
+	--web.listen-address="127.0.0.1:$PROM_PORT" 9<&- > "$W/prometheus.log" 2>&1 &
 pids="$pids $!"
 query="http://127.0.0.1:$PROM_PORT/api/v1/query?query=csf_proc_time_running"
 prom_has() {
-	curl -sf -o "$W/query.json" "$query" &&
+	curl -sf --max-time 5 -o "$W/query.json" "$query" &&
 		grep -q '"instname":"4242 csf-demo".*"value":\[[0-9.]*,"19400000000"\]' "$W/query.json"
 }
 wait_for 600 prom_has
