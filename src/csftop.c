@@ -43,16 +43,17 @@ static int print_screen(const struct model *m, const struct batch_opts *bo,
 	return err;
 }
 
-/* What -b prints, from the options; the clock is the pages'. */
-static struct batch_opts batch_opts(const struct options *o)
+/* What -b prints, from the options, with the samples' clock @clock. */
+static struct batch_opts batch_opts(const struct options *o,
+				    const char *clock)
 {
 	struct batch_opts bo = {
 		.format = o->format,
 		.sort_col = o->sort_col,
 		.sort_desc = o->sort_desc,
 		.filter = &o->filter,
-		.clock_name = sampler_clock_key(),
-		.clock_label = _(sampler_clock_key()),
+		.clock_name = clock,
+		.clock_label = _(clock),
 	};
 
 	return bo;
@@ -61,7 +62,7 @@ static struct batch_opts batch_opts(const struct options *o)
 static int run_batch(const struct options *o, struct sampler *smp)
 {
 	struct model m;
-	struct batch_opts bo = batch_opts(o);
+	struct batch_opts bo = batch_opts(o, sampler_clock_key());
 	struct batch_buf buf = { 0 };
 	struct timespec next;
 	int err = 0;
@@ -105,7 +106,7 @@ static int run_batch(const struct options *o, struct sampler *smp)
 static int replay_batch(const struct options *o, struct replay *rp)
 {
 	struct model m;
-	struct batch_opts bo = batch_opts(o);
+	struct batch_opts bo = batch_opts(o, rp->clock);
 	struct batch_buf buf = { 0 };
 	int err = 0;
 

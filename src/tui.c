@@ -129,6 +129,8 @@ static void set_place(struct tui *t)
 
 	if (localtime_r(&sec, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	/* the archive's clock, as its last sample read gave it */
+	t->ui.clock_name = _(t->rp->clock);
 	if (t->playing)
 		snprintf(how, sizeof(how), _("playing %ux"), t->speed);
 	else
@@ -698,11 +700,10 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 	t.ui.sort_col = o->sort_col;
 	t.ui.sort_desc = o->sort_desc;
 	t.ui.interval_ms = o->interval_ms;
-	t.ui.clock_name = _(sampler_clock_key());
+	t.ui.clock_name = _(smp ? sampler_clock_key() : rp->clock);
 #ifdef HAVE_PCP
 	if (rp) {
-		/* the archive's clock, and its step as the interval */
-		t.ui.clock_name = _(rp->clock);
+		/* its step as the interval; set_place() names its clock */
 		t.interval_ms = (unsigned int)(rp->step_ns / 1000000);
 		t.ui.interval_ms = t.interval_ms;
 	}
