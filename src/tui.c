@@ -766,6 +766,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 	}
 	model_free(&t.model);
 	free(t.ui.idx);
+	view_free();
 out:
 	tui_restore_terminal();
 	if (t.term)

@@ -19,8 +19,69 @@
 #include "i18n.h"
 #include "view.h"
 
+/*
+ * Each screen line's cells as draw_row() last put them there, while
+ * drawn_ok[line] says the screen still shows them.  A row is then given to
+ * ncurses from its first changed cell to its last, or not at all: ncurses
+ * copies and compares every cell it is given, and from one 10 ms frame to
+ * the next a row changes in a few digits.  One terminal, one copy.
+ */
+#define ROW_CELLS 1024	/* a row's cells past these are blank */
+
+static chtype *drawn;
+static unsigned char *drawn_ok;
+static int drawn_lines, drawn_cols;
+
+/* The screen is about to change under the rows: draw them all again. */
+static void forget_rows(void)
+{
+	if (drawn_ok)
+		memset(drawn_ok, 0, (size_t)drawn_lines);
+}
+
+/* The copy in the terminal's size; none when @cols is 0 or out of memory. */
+static void size_rows(int lines, int cols)
+{
+	if (lines == drawn_lines && cols == drawn_cols)
+		return;
+	view_free();
+	drawn = cols ? malloc((size_t)lines * (size_t)cols * sizeof(*drawn)) :
+		NULL;
+	drawn_ok = drawn ? calloc((size_t)lines, 1) : NULL;
+	if (!drawn_ok) {
+		free(drawn);
+		drawn = NULL;
+	}
+	drawn_lines = lines;
+	drawn_cols = cols;
+}
+
+void view_free(void)
+{
+	free(drawn);
+	free(drawn_ok);
+	drawn = NULL;
+	drawn_ok = NULL;
+	drawn_lines = drawn_cols = 0;
+}
+
+/* Line @y no longer shows what draw_row() put there. */
+static void line_changed(int y)
+{
+	if (drawn_ok && y >= 0 && y < drawn_lines)
+		drawn_ok[y] = 0;
+}
+
+static void clear_line(int y)
+{
+	move(y, 0);
+	clrtoeol();
+	line_changed(y);
+}
+
 void view_init(struct ui *ui)
 {
+	ui->layout_cols = -1;
 	ui->colors = has_colors();
 	if (!ui->colors)
 		return;
@@ -280,8 +341,9 @@ static size_t cell(const struct row *r, int c, char *t, const char **text)
 static void draw_row(const struct ui *ui, const struct screen *s,
 		     const struct row *r, int y, attr_t a)
 {
-	chtype line[1024];
-	int cols = COLS < 1024 ? COLS : 1024, wide[COL_NR], nwide = 0;
+	chtype line[ROW_CELLS];
+	int cols = COLS < ROW_CELLS ? COLS : ROW_CELLS, wide[COL_NR], nwide = 0;
+	int first = 0, last = cols - 1;
 	char t[COL_TEXT_MAX];
 	const char *text;
 
@@ -307,8 +369,30 @@ static void draw_row(const struct ui *ui, const struct screen *s,
 		for (int i = 0; i < n; i++)
 			line[x + i] = (chtype)(unsigned char)text[i] | (chtype)a;
 	}
+	/*
+	 * Only the cells that changed since the row last drawn at @y: a cell
+	 * drawn by view_put() below is not in line[], so such a row is drawn
+	 * whole.
+	 */
+	if (!nwide && drawn_ok && y < drawn_lines && cols == drawn_cols) {
+		chtype *d = drawn + (size_t)y * (size_t)cols;
+
+		if (drawn_ok[y]) {
+			while (first <= last && d[first] == line[first])
+				first++;
+			if (first > last)
+				return;
+			while (d[last] == line[last])
+				last--;
+		}
+		memcpy(d + first, line + first,
+		       (size_t)(last - first + 1) * sizeof(*d));
+		drawn_ok[y] = 1;
+	} else {
+		line_changed(y);
+	}
 	attrset(a);
-	mvaddchnstr(y, 0, line, cols);
+	mvaddchnstr(y, first, line + first, last - first + 1);
 	if (COLS > cols)
 		mvhline(y, cols, ' ' | (chtype)a, COLS - cols);
 	for (int i = 0; i < nwide; i++) {
@@ -365,7 +449,12 @@ static void draw_centered(int y, const char *text)
 static void draw_table(struct ui *ui, const struct screen *s, int y,
 		       int bottom)
 {
-	layout(ui, COLS);
+	/* the titles' widths are measured in the language shown: once */
+	if (ui->layout_cols != COLS || ui->layout_sort != (int)ui->sort_col) {
+		layout(ui, COLS);
+		ui->layout_cols = COLS;
+		ui->layout_sort = (int)ui->sort_col;
+	}
 	ui->table_y = y;
 	draw_titles(ui, y);
 	ui->body_lines = bottom - y - 1;
@@ -374,6 +463,8 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 	if (!ui->nidx) {
 		const char *text;
 
+		for (int line = 0; line < ui->body_lines; line++)
+			clear_line(y + 1 + line);
 		if (!s->nrows)
 			text = _("No registered threads: start one that calls "
 				 "csf_thread_snap(), e.g. csf-demo");
@@ -396,8 +487,10 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 		const struct row *r;
 		attr_t a;
 
-		if (i >= ui->nidx)
-			break;
+		if (i >= ui->nidx) {
+			clear_line(y + 1 + line);
+			continue;
+		}
 		r = &s->rows[ui->idx[i]];
 		a = i == ui->sel ? (pair(ui, CP_SELECTED) |
 				    (ui->colors ? 0 : A_REVERSE))
@@ -652,6 +745,7 @@ static void draw_sort_menu(struct ui *ui, int y0)
 		view_put(y, 0, w, _(columns[c].title), 0);
 		attrset(A_NORMAL);
 		mvaddch(y, w, '|');
+		line_changed(y);
 	}
 }
 
@@ -663,10 +757,14 @@ void view_draw(struct ui *ui)
 	int y;
 
 	ui->too_small = COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
-	erase();
+	/* wider, a row is drawn whole: its blank end is not in the copy */
+	size_rows(LINES, COLS <= ROW_CELLS ? COLS : 0);
+	if (ui->too_small || ui->overlay == OVERLAY_HELP)
+		forget_rows();
 	if (ui->too_small) {
 		char text[128];
 
+		erase();
 		snprintf(text, sizeof(text),
 			 _("Terminal too small: %dx%d, need %dx%d"), COLS,
 			 LINES, VIEW_MIN_COLS, VIEW_MIN_LINES);
@@ -680,6 +778,14 @@ void view_draw(struct ui *ui)
 		return;
 	}
 	curs_set(ui->overlay == OVERLAY_FILTER || ui->overlay == OVERLAY_GOTO);
+	/*
+	 * Not erase(): the lines above the table body are blanked and drawn,
+	 * the footer clears its own; each body line is a row, drawn whole (or
+	 * left as it is, unchanged), or blanked.
+	 */
+	y = (s->ncpus ? meters_lines(s->ncpus, COLS, LINES) : 0) + 3;
+	for (int line = 0; line < y && line < LINES; line++)
+		clear_line(line);
 	y = meters_draw(ui, s, 0);
 	draw_info(ui, s, y++);
 	draw_mode(ui, s, y++);

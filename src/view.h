@@ -59,9 +59,14 @@ struct ui {
 	int body_lines;			/* table rows that fit */
 	int too_small;
 	int colors;
+
+	/* layout() of (layout_cols, layout_sort) is in col_x[] and col_w[] */
+	int layout_cols;
+	int layout_sort;
 };
 
 void view_init(struct ui *ui);
+void view_free(void);
 /* Recompute ui->idx from the shown screen, filter and sort; keep the
  * selection on its thread. */
 int view_select(struct ui *ui);
