@@ -67,8 +67,14 @@
  * Versioning.  CSF_ABI_MAJOR changes when a field moves or changes meaning:
  * readers must refuse a major they do not know.  CSF_ABI_MINOR grows when
  * fields are added in reserved space or at the end of a record (sizes are
- * published in the header): readers accept any minor and ignore what they
- * do not know.  Reserved fields read as zero.
+ * published in the header; a thread page's own abi_minor says which of its
+ * fields exist): readers accept any minor and ignore what they do not
+ * know.  Reserved fields read as zero.
+ *
+ *   1.0  the first release.
+ *   1.1  thread pages gain, after reserved[]: the interval histograms,
+ *        the longest interval of each state, the last CSF_WAITS waits,
+ *        and who last woke the thread and who last took its CPU.
  */
 #ifndef COARSE_STAT_FS_ABI_H
 #define COARSE_STAT_FS_ABI_H
@@ -76,7 +82,7 @@
 #include <linux/types.h>
 
 #define CSF_ABI_MAJOR		1
-#define CSF_ABI_MINOR		0
+#define CSF_ABI_MINOR		1	/* 1.1: the shape of the intervals */
 
 #define CSF_CPU_MAGIC		0x55504373u	/* "sCPU" little endian */
 #define CSF_THREAD_MAGIC	0x44485473u	/* "sTHD" little endian */
@@ -202,9 +208,54 @@ struct csf_cpu_record {
 };
 
 /*
+ * Interval histograms (ABI 1.1).  Whenever an interval of a state closes
+ * (the thread leaves the state; an interval of length 0 closes nothing),
+ * with len its length in ticks and
+ *
+ *   ns = (len * clock_mult) >> clock_shift   (the cpu header's conversion)
+ *
+ * hist[state][b] counts one, for the bucket
+ *
+ *   b = 0                      when ns < 2^10 (1.024 us)
+ *   b = fls64(ns) - 10         when 2^10 <= ns < 2^34
+ *   b = CSF_HIST_BUCKETS - 1   when ns >= 2^34 (17.18 s)
+ *
+ * where fls64(x) is the 1-based position of x's highest set bit.  So
+ * bucket 0 holds [0, 2^10) ns, bucket b of 1..24 holds [2^(b+9), 2^(b+10))
+ * ns, and bucket 25 holds 2^34 ns and more.  Bucket b < 25 has the upper
+ * bound CSF_HIST_UPPER_NS(b) = 2^(b+10) ns, exclusive.
+ */
+#define CSF_HIST_BUCKETS	26
+#define CSF_HIST_MIN_SHIFT	10	/* bucket 0 ends at 2^10 ns */
+#define CSF_HIST_UPPER_NS(b)	(1ull << ((b) + CSF_HIST_MIN_SHIFT))
+
+/*
+ * One closed off-CPU interval (RUNNABLE, SLEEPING, IOWAIT or BLOCKED), for
+ * csf_thread_page.waits[].
+ */
+struct csf_wait {
+	__u64 end;		/* ticks: when it ended */
+	__u64 len;		/* ticks */
+	__u32 state;		/* enum csf_state */
+	__u32 reserved;
+};
+
+/* A task named in a thread page: who woke it, who took its CPU. */
+struct csf_task_ref {
+	__u64 at;		/* ticks: when; 0: never */
+	__u32 tid;		/* global pid namespace; 0 with an empty comm:
+				 * an interrupt, no task */
+	__u32 reserved;
+	char comm[16];		/* its name then */
+};
+
+#define CSF_WAITS		32	/* a power of two */
+
+/*
  * A registered thread's page.  Only the first sizeof(struct
  * csf_thread_page) bytes of the page are used.  One writer at a time (the
- * probes take a per-thread lock); readers use seq.
+ * probes take a per-thread lock); readers use seq.  The fields after
+ * reserved[] exist from ABI 1.1 (abi_minor >= 1); the same seq covers them.
  */
 struct csf_thread_page {
 	__u32 magic;		/* CSF_THREAD_MAGIC */
@@ -226,6 +277,26 @@ struct csf_thread_page {
 	__u64 registered_at;	/* ticks: sum(time) + open = now - this */
 	char comm[16];		/* task name, refreshed at each switch-out */
 	__u64 reserved[8];
+
+	/* ABI 1.1 */
+	__u64 hist[CSF_NR_STATES][CSF_HIST_BUCKETS]; /* closed intervals
+				 * per state and length bucket, see above */
+	__u64 max_len[CSF_NR_STATES]; /* ticks: the longest closed interval
+				 * of each state since registration */
+	__u64 max_end[CSF_NR_STATES]; /* ticks: when it ended; 0: none yet */
+	__u64 nr_waits;		/* off-CPU intervals closed since registration */
+	struct csf_wait waits[CSF_WAITS]; /* the last of them: the latest is
+				 * waits[(nr_waits - 1) % CSF_WAITS] */
+	struct csf_task_ref waker; /* the task that last ended a sleep of
+				 * this thread: the one running when the
+				 * wakeup began (sched_waking), or an
+				 * interrupt; at is when the sleep ended */
+	struct csf_task_ref preemptor; /* the task that last took its CPU
+				 * while it was still runnable: the next
+				 * of that sched_switch, a preemption in
+				 * the kernel or on the way back to user
+				 * space, where the tracepoint's preempt
+				 * is false */
 };
 
 #endif /* COARSE_STAT_FS_ABI_H */

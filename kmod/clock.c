@@ -18,6 +18,7 @@
 #include "csf.h"
 
 DEFINE_STATIC_KEY_FALSE(csf_clock_tsc);
+struct csf_state_clock csf_state_clk __read_mostly;
 
 #ifdef CONFIG_X86_TSC
 /* The conditions under which the kernel itself lets the vDSO use the TSC. */
@@ -67,6 +68,7 @@ int csf_clock_init(const char *mode, struct csf_cpu_header *hdr)
 		hdr->clock_hz = (u64)tsc_khz * 1000;
 		hdr->clock_mult = mult;
 		hdr->clock_shift = shift;
+		csf_state_clk = (struct csf_state_clock){ mult, shift };
 		static_branch_enable(&csf_clock_tsc);
 		csf_clock_check(hdr);
 		if (hdr->flags & CSF_CPU_F_TSC_UNSTABLE)
@@ -80,6 +82,7 @@ int csf_clock_init(const char *mode, struct csf_cpu_header *hdr)
 		hdr->clock_hz = NSEC_PER_SEC;
 		hdr->clock_mult = 1;
 		hdr->clock_shift = 0;
+		csf_state_clk = (struct csf_state_clock){ 1, 0 };
 	}
 	return 0;
 }

@@ -71,9 +71,7 @@ void csf_cpu_switch(u64 now, bool preempt, struct task_struct *prev,
 		state = CSF_CPU_IDLE;
 
 	csf_write_begin(&r->seq);
-	csf_close_interval(&r->time[r->state], &r->state_since, now);
-	r->state = state;
-	r->nr_switches++;
+	csf_cpu_state_switch(r, now, state);
 	csf_write_end(&r->seq);
 }
 

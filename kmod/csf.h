@@ -29,6 +29,8 @@ extern unsigned int csf_stat_period_ms;
 
 /* clock.c */
 DECLARE_STATIC_KEY_FALSE(csf_clock_tsc);
+/* The cpu header's conversion, for the state machine's histograms. */
+extern struct csf_state_clock csf_state_clk;
 
 /* The clock of every timestamp in the pages; see the ABI header. */
 static __always_inline u64 csf_now(void)
@@ -72,6 +74,7 @@ static __always_inline bool csf_threads_any(void)
 
 void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
 		       struct task_struct *next, unsigned int prev_state);
+void csf_thread_waking(struct task_struct *p);
 void csf_thread_wakeup(struct task_struct *p);
 void csf_thread_migrate(struct task_struct *p);
 void csf_thread_exit(struct task_struct *p);

@@ -36,6 +36,17 @@ static void csf_probe_switch(void *data, bool preempt,
 }
 
 /*
+ * The start of a wakeup, in the waker's context, under p->pi_lock: the end
+ * (sched_wakeup) may come later on p's CPU, from the interrupt that ran its
+ * queue of wakeups, where current is not the waker.
+ */
+static void csf_probe_waking(void *data, struct task_struct *p)
+{
+	if (csf_threads_any())
+		csf_thread_waking(p);
+}
+
+/*
  * May run on any CPU, under p->pi_lock and the target runqueue's lock; or,
  * when a task wakes itself, on its own CPU with only preemption disabled.
  */
@@ -100,6 +111,7 @@ static struct csf_probe {
 	bool registered;
 } csf_probes[] = {
 	{ "sched_switch", csf_probe_switch },
+	{ "sched_waking", csf_probe_waking },
 	{ "sched_wakeup", csf_probe_wakeup },
 	{ "sched_migrate_task", csf_probe_migrate },
 	{ "sched_process_exit", csf_probe_exit },
@@ -116,6 +128,7 @@ static struct csf_probe {
 static void csf_check_probe_types(void)
 {
 	check_trace_callback_type_sched_switch(csf_probe_switch);
+	check_trace_callback_type_sched_waking(csf_probe_waking);
 	check_trace_callback_type_sched_wakeup(csf_probe_wakeup);
 	check_trace_callback_type_sched_migrate_task(csf_probe_migrate);
 	check_trace_callback_type_sched_process_exit(csf_probe_exit);

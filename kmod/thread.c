@@ -25,18 +25,25 @@
  *                               since 6.12 a sleep cut short by a signal
  *                               is traced as prev_state TASK_RUNNING yet
  *                               counted voluntary.
+ *   switch out, runnable     -> preemptor: the task switched in
  *   switch in                -> RUNNING on this CPU
- *   wakeup of an asleep one  -> RUNNABLE; wakeups++
+ *   waking (its start)       -> the waker: the task running it, or an
+ *                               interrupt; kept for the wakeup's end
+ *   wakeup of an asleep one  -> RUNNABLE; wakeups++; waker
  *   wakeup of a RUNNING or
  *     RUNNABLE one           -> nothing: it was woken before it got off the
  *                               CPU, so it never slept (ttwu_runnable)
  *   migration                -> migrations++
  *   exec from a non-leader   -> tid: the leader's, which de_thread() gave it
  *   exit                     -> EXITED, terminal: later events are ignored
+ *
+ * and every interval that closes is counted in its state's histogram, may
+ * be its longest, and, off the CPU, becomes the latest of waits[].
  */
 #include <linux/cred.h>
 #include <linux/hashtable.h>
 #include <linux/pid.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
@@ -56,8 +63,11 @@ struct csf_thread {
 	struct task_struct *task;	/* the key; valid until removal */
 	struct page *page;		/* one reference held by the entry */
 	struct csf_thread_page *tp;
-	raw_spinlock_t lock;		/* serialises writers of tp */
+	raw_spinlock_t lock;		/* serialises writers of tp, and waker */
 	unsigned long nvcsw0, nivcsw0;	/* the task's counts at registration */
+	/* who began the wakeup under way (sched_waking), for its end */
+	u32 waker_tid;
+	char waker_comm[TASK_COMM_LEN];
 	struct rcu_head rcu;
 };
 
@@ -317,7 +327,8 @@ static __always_inline void csf_page_end(struct csf_thread_page *tp)
 }
 
 static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
-			   struct task_struct *prev, unsigned int prev_state)
+			   struct task_struct *prev, struct task_struct *next,
+			   unsigned int prev_state)
 {
 	bool voluntary = !preempt && prev_state != TASK_RUNNING;
 	struct csf_thread_page *tp;
@@ -331,8 +342,18 @@ static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
 			    csf_sleep_state(prev, prev_state) :
 			    CSF_STATE_RUNNABLE;
 
-		csf_state_switch_out(tp, now, state, prev->nvcsw - t->nvcsw0,
+		csf_state_switch_out(tp, &csf_state_clk, now, state,
+				     prev->nvcsw - t->nvcsw0,
 				     prev->nivcsw - t->nivcsw0);
+		/*
+		 * Still runnable, it lost its CPU to @next.  Not only when
+		 * @preempt says so: that is an in-kernel preemption, and a
+		 * thread preempted in user space is switched out by schedule()
+		 * on its way back there, with preempt false.
+		 */
+		if (state == CSF_STATE_RUNNABLE)
+			csf_state_name_task(&tp->preemptor, now,
+					    task_pid_nr(next), next->comm);
 		memcpy(tp->comm, prev->comm, sizeof(tp->comm) - 1);
 		csf_page_end(tp);
 	}
@@ -347,7 +368,8 @@ static void csf_switch_in(struct csf_thread *t, u64 now)
 	raw_spin_lock_irqsave(&t->lock, flags);
 	tp = csf_page_begin(t);
 	if (tp) {
-		csf_state_switch_in(tp, now, smp_processor_id());
+		csf_state_switch_in(tp, &csf_state_clk, now,
+				    smp_processor_id());
 		csf_page_end(tp);
 	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
@@ -361,13 +383,40 @@ void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
 
 	t = csf_thread_find(prev);
 	if (t)
-		csf_switch_out(t, now, preempt, prev, prev_state);
+		csf_switch_out(t, now, preempt, prev, next, prev_state);
 	t = csf_thread_find(next);
 	if (t)
 		csf_switch_in(t, now);
 }
 
-/* May run on any CPU, under p->pi_lock and a runqueue lock. */
+/*
+ * sched_waking, in the waker's context, under p->pi_lock (IRQs off): the
+ * waker is the task running, unless that is an interrupt (a timer, a
+ * device), which is no task's doing: tid 0, no name.
+ */
+void csf_thread_waking(struct task_struct *p)
+{
+	struct csf_thread *t = csf_thread_find(p);
+	unsigned long flags;
+
+	if (!t)
+		return;
+	raw_spin_lock_irqsave(&t->lock, flags);
+	if (in_task()) {
+		t->waker_tid = task_pid_nr(current);
+		memcpy(t->waker_comm, current->comm, sizeof(t->waker_comm));
+	} else {
+		t->waker_tid = 0;
+		memset(t->waker_comm, 0, sizeof(t->waker_comm));
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+/*
+ * May run on any CPU, under p->pi_lock and a runqueue lock, or from the
+ * interrupt that runs a CPU's queued wakeups: the waker is the one
+ * sched_waking saw.
+ */
 void csf_thread_wakeup(struct task_struct *p)
 {
 	struct csf_thread *t = csf_thread_find(p);
@@ -379,7 +428,11 @@ void csf_thread_wakeup(struct task_struct *p)
 	raw_spin_lock_irqsave(&t->lock, flags);
 	tp = csf_page_begin(t);
 	if (tp) {
-		csf_state_wakeup(tp, csf_now());
+		u64 now = csf_now();
+
+		if (csf_state_wakeup(tp, &csf_state_clk, now))
+			csf_state_name_task(&tp->waker, now, t->waker_tid,
+					    t->waker_comm);
 		csf_page_end(tp);
 	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
@@ -436,7 +489,7 @@ static bool csf_thread_update(struct task_struct *p,
 
 static void csf_page_exit(struct csf_thread_page *tp, struct task_struct *p)
 {
-	csf_state_exit(tp, csf_now());
+	csf_state_exit(tp, &csf_state_clk, csf_now());
 }
 
 /* sched_process_exit: the thread itself, in do_exit(). */

@@ -2,34 +2,90 @@
 /*
  * bench_state - the module's state machine (kmod/state.h) as plain
  * functions on this host: nanoseconds per switch-out and switch-in pair of
- * one registered thread's page, and per wakeup of a sleeping one.  What a
- * probe adds on top (the registry lookup, the thread's lock, the sequence
- * count) is kernel code and is timed in the VM by pingpong.
+ * one registered thread's page, and per sleep of one (switch-out, wakeup,
+ * switch-in); with the histograms of ABI 1.1 and without them (the 1.0
+ * machine, CSF_STATE_HIST=0, bench_state_10.c), side by side.  And what a
+ * switch between two threads nobody registered costs: the CPU record's
+ * update, the module's own code, and the registry's two misses.  What a
+ * probe adds on top (the thread's lock, the sequence count, the clock)
+ * is kernel code and is timed in the VM by pingpong.
  *
- * A benchmark, not a test: it prints figures and exits 0.  The median of
- * ROUNDS runs of N events each, so that one descheduling does not count.
+ * A benchmark, not a test: it prints figures and exits 0.  Each figure is
+ * the median of ROUNDS runs of N events, the variants interleaved round by
+ * round, so that one descheduling or a change of clock speed does not
+ * favour one of them.
  *
- *   usage: bench_state [N]      (default 10,000,000 pairs per round)
+ *   usage: bench_state [N]      (default 10,000,000 per round)
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#include "state.h"
+#include "bench_state.h"
+
+#define STATE_LOOP(name) name##_11
+#include "state_loops.h"
 
 #define ROUNDS 9
 
-static struct csf_thread_page page;
+/*
+ * The registry as the module keeps it: 2^12 buckets of hlists keyed by the
+ * task pointer, hash_ptr()'s multiply and shift, an empty bucket for a
+ * task nobody registered.
+ */
+#define HASH_BITS 12
+#define GOLDEN_RATIO_64 0x61C8864680B583EBull
 
-static double mono_ns(void)
+struct entry {
+	struct entry *next;
+	const void *task;
+};
+
+static struct entry *buckets[1u << HASH_BITS];
+static int nr_entries = 1;	/* someone is registered: look */
+
+static inline struct entry *lookup(const void *task)
 {
-	struct timespec ts;
+	struct entry *e;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
+	e = __atomic_load_n(&buckets[((uintptr_t)task * GOLDEN_RATIO_64) >>
+				     (64 - HASH_BITS)], __ATOMIC_RELAXED);
+	for (; e; e = e->next)
+		if (e->task == task)
+			return e;
+	return NULL;
+}
+
+static struct csf_cpu_record cpu_rec;
+
+static double unregistered(unsigned long n)
+{
+	static const char tasks[2][64];
+	unsigned long long now = 1000;
+	unsigned long misses = 0;
+	double t0, t1;
+
+	t0 = mono_ns();
+	for (unsigned long i = 0; i < n; i++) {
+		const void *prev = tasks[i & 1], *next = tasks[!(i & 1)];
+
+		/* csf_write_begin/end: a store, a compiler barrier, a store */
+		__atomic_store_n(&cpu_rec.seq, cpu_rec.seq + 1,
+				 __ATOMIC_RELAXED);
+		CLOBBER(&cpu_rec);
+		csf_cpu_state_switch(&cpu_rec, now += 5000 + (i & 1023),
+				     (uint32_t)(i & 1));
+		CLOBBER(&cpu_rec);
+		__atomic_store_n(&cpu_rec.seq, cpu_rec.seq + 1,
+				 __ATOMIC_RELAXED);
+		if (__atomic_load_n(&nr_entries, __ATOMIC_RELAXED))
+			misses += !lookup(prev) + !lookup(next);
+	}
+	t1 = mono_ns();
+	CLOBBER(&misses);
+	return (t1 - t0) / (double)n;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -39,79 +95,37 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The page escapes, so the compiler keeps every store to it. */
-static void clobber(void *p)
-{
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
-/* A page registered at time 1000, running: every run starts from it. */
-static unsigned long long fresh_page(void)
-{
-	unsigned long long now = 1000;
-
-	memset(&page, 0, sizeof(page));
-	page.state_since = page.registered_at = now;
-	return now;
-}
-
-static double pairs(unsigned long n)
-{
-	unsigned long long now = fresh_page();
-	double t0, t1;
-
-	t0 = mono_ns();
-	for (unsigned long i = 0; i < n; i++) {
-		csf_state_switch_out(&page, now += 7, CSF_STATE_RUNNABLE, i,
-				     i + 1);
-		clobber(&page);
-		csf_state_switch_in(&page, now += 5, (unsigned int)i & 1);
-		clobber(&page);
-	}
-	t1 = mono_ns();
-	return (t1 - t0) / (double)n;
-}
-
-static double sleeps(unsigned long n)
-{
-	unsigned long long now = fresh_page();
-	double t0, t1;
-
-	t0 = mono_ns();
-	for (unsigned long i = 0; i < n; i++) {
-		csf_state_switch_out(&page, now += 7, CSF_STATE_SLEEPING, i, 0);
-		clobber(&page);
-		csf_state_wakeup(&page, now += 11);
-		clobber(&page);
-		csf_state_switch_in(&page, now += 5, 0);
-		clobber(&page);
-	}
-	t1 = mono_ns();
-	return (t1 - t0) / (double)n;
-}
-
-static double median(double (*fn)(unsigned long), unsigned long n)
-{
-	double v[ROUNDS];
-
-	for (int r = 0; r < ROUNDS; r++)
-		v[r] = fn(n);
-	qsort(v, ROUNDS, sizeof(v[0]), cmp_double);
-	return v[ROUNDS / 2];
-}
+#define NVAR 5
 
 int main(int argc, char **argv)
 {
+	static double (*const fn[NVAR])(unsigned long) = {
+		pairs_10, pairs_11, sleeps_10, sleeps_11, unregistered,
+	};
+	static const char *const label[NVAR] = {
+		"switch out + switch in (preempted), ABI 1.0",
+		"  the same with the histograms, ABI 1.1",
+		"switch out + wakeup + switch in, ABI 1.0",
+		"  the same with the histograms, ABI 1.1",
+		"a switch between two unregistered threads",
+	};
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 10000000ul;
+	double v[NVAR][ROUNDS], med[NVAR];
 
 	if (!n) {
 		fprintf(stderr, "usage: bench_state [N > 0]\n");
 		return 2;
 	}
+	for (int r = 0; r < ROUNDS; r++)
+		for (int k = 0; k < NVAR; k++)
+			v[k][r] = fn[k](n);
 	printf("state machine, median of %d rounds of %lu:\n", ROUNDS, n);
-	printf("  switch out + switch in (preempted)          %6.2f ns\n",
-	       median(pairs, n));
-	printf("  switch out + wakeup + switch in (a sleep)   %6.2f ns\n",
-	       median(sleeps, n));
+	for (int k = 0; k < NVAR; k++) {
+		qsort(v[k], ROUNDS, sizeof(v[k][0]), cmp_double);
+		med[k] = v[k][ROUNDS / 2];
+		printf("  %-46s %6.2f ns\n", label[k], med[k]);
+	}
+	printf("  histograms add %.2f ns a pair (%.2f an event), %.2f a sleep\n",
+	       med[1] - med[0], (med[1] - med[0]) / 2, med[3] - med[2]);
 	return 0;
 }
