@@ -279,6 +279,93 @@ void csf_thread_prefetch(const struct csf_thread_map *map);
 /* csf_thread_unmap - release a mapping; NULL is accepted. */
 void csf_thread_unmap(struct csf_thread_map *map);
 
+/*
+ * The shape of the intervals (pages of ABI 1.1).  For each state, how many
+ * of its intervals fell in each length bucket (the ABI header's rule: bucket
+ * b < CSF_HIST_BUCKETS - 1 ends at CSF_HIST_UPPER_NS(b), bucket 0 starts at
+ * 0 and bucket b > 0 at CSF_HIST_UPPER_NS(b - 1); the last has no end), the
+ * longest, the last CSF_WAITS waits, who last woke the thread and who last
+ * took its CPU.  Read apart from csf_thread_snap(), whose cost it would
+ * multiply: csf_thread_hist() for the calling thread, csf_thread_read_hist()
+ * for another; csf_hist_delta() gives what happened between two reads.
+ */
+struct csf_task {
+	uint64_t at;			/* ticks: when; 0: never */
+	uint32_t tid;			/* 0, with comm "": an interrupt */
+	char comm[16];
+};
+
+struct csf_hist {
+	uint64_t now;			/* ticks: when it was read */
+	uint64_t registered_at;		/* ticks: whose (with tid) */
+	uint32_t tid;
+	/*
+	 * Bit s set: max_ns[s] is exact.  Always after a read (the longest
+	 * since registration); in a delta, when the thread's longest of
+	 * state s ended between the two reads or, off the CPU, when waits[]
+	 * still held all of the delta's waits.  Otherwise max_ns[s] is 0 and
+	 * csf_hist_quantile() bounds the longest by its bucket.
+	 */
+	uint32_t max_known;
+	uint64_t count[CSF_NR_STATES][CSF_HIST_BUCKETS];
+	uint64_t max_ns[CSF_NR_STATES];
+	uint64_t max_end[CSF_NR_STATES]; /* ticks: when it ended; 0: none */
+	struct csf_task waker;		/* who last ended a sleep */
+	struct csf_task preemptor;	/* who last took its CPU */
+	uint64_t nr_waits;		/* off-CPU intervals closed */
+	/* the last of them, in ticks, as the page has them: the latest is
+	 * waits[(nr_waits - 1) % CSF_WAITS] */
+	struct csf_wait waits[CSF_WAITS];
+};
+
+/* States for csf_hist_quantile(): one, or all four off the CPU. */
+#define CSF_HIST_STATE(s)	(1u << (s))
+#define CSF_HIST_OFF_CPU	(CSF_HIST_STATE(CSF_STATE_RUNNABLE) | \
+				 CSF_HIST_STATE(CSF_STATE_SLEEPING) | \
+				 CSF_HIST_STATE(CSF_STATE_IOWAIT) | \
+				 CSF_HIST_STATE(CSF_STATE_BLOCKED))
+
+/*
+ * csf_thread_hist - the calling thread's histograms.  Registers the thread
+ * on first use, as csf_thread_snap() does.  0, -EOPNOTSUPP when the module
+ * is older than ABI 1.1, or as csf_thread_snap().
+ */
+int csf_thread_hist(struct csf_hist *h);
+
+/*
+ * csf_thread_read_hist - the histograms of a thread mapped with
+ * csf_thread_map().  0, -EINVAL (@map NULL), -EOPNOTSUPP (a page older
+ * than ABI 1.1) or -EAGAIN as csf_thread_read().
+ */
+int csf_thread_read_hist(const struct csf_thread_map *map,
+			 struct csf_hist *h);
+
+/*
+ * csf_hist_delta - what happened between two reads of one thread's
+ * histograms: the intervals that closed between them, bucket by bucket;
+ * the longest of each state where it is known (max_known); and, in
+ * waker, preemptor and waits[], those of @after that fall between the two
+ * reads (the others zeroed; nr_waits counts the delta's waits).  -EINVAL
+ * for two threads or registrations, or an @after older than @before.
+ */
+int csf_hist_delta(const struct csf_hist *before, const struct csf_hist *after,
+		   struct csf_hist *out);
+
+/*
+ * csf_hist_quantile - the @q quantile (0 < @q <= 1: 0.5, 0.9, 0.99, and
+ * 1 for the longest), in nanoseconds, of the intervals of the states in
+ * @states (CSF_HIST_STATE(s) bits, or CSF_HIST_OFF_CPU), 0 when there are
+ * none.  The rule, as Prometheus' histogram_quantile(): with N intervals,
+ * the rank q * N falls in bucket b, of bounds [L, U), after C intervals of
+ * the buckets below it; the quantile is L + (U - L) * (q * N - C) /
+ * count[b], linear within the bucket.  The last bucket's U is the longest
+ * interval when that is known, else 2 * L.  When the longest of every
+ * state asked is known (max_known), no quantile exceeds it and q = 1 is
+ * that longest exactly.
+ */
+uint64_t csf_hist_quantile(const struct csf_hist *h, unsigned int states,
+			   double q);
+
 #ifdef __cplusplus
 }
 #endif

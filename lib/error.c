@@ -107,6 +107,8 @@ CSF_PUBLIC const char *csf_strerror(int err)
 		return _("a coarse_stat_fs page stayed in the middle of an update for over a second: the page is corrupt or its writer is stuck; try again later");
 	case ENAMETOOLONG:
 		return _("the path in CSF_ROOT is too long");
+	case EOPNOTSUPP:
+		return _("the coarse_stat_fs module is older than ABI 1.1 and keeps no histograms: load a module of this release");
 	default:
 		/* glibc and musl return static text for every errno */
 		snprintf(buf, sizeof(buf), "%s", strerror(-err));

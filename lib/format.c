@@ -156,6 +156,50 @@ static void csf_out_add(struct csf_out *o, const char *fmt, ...)
 		o->pos += (size_t)n;
 }
 
+/* ", woken by NAME (TID)" and the like, for a task of the span. */
+static void csf_diff_task(struct csf_out *o, const char *what,
+			  const struct csf_task *t)
+{
+	if (t->tid)
+		csf_out_add(o, ", %s %s (%u)", what, t->comm, t->tid);
+	else
+		csf_out_add(o, ", %s %s", what, _("an interrupt"));
+}
+
+/*
+ * The second line, for an operation that waited: its longest wait, and
+ * who woke the thread and who took its CPU during it.  Only the calling
+ * thread's own page says, read now: the snapshots must be its own, and
+ * it must still hold the span's waits (CSF_WAITS of them).
+ */
+static void csf_diff_waits(struct csf_out *o, const struct csf_snap *before,
+			   const struct csf_snap *after)
+{
+	const struct csf_thread_page *self = csf_self_mapped();
+	char dur[24];
+	struct csf_hist h;
+	unsigned int state;
+	uint64_t ns;
+	int sure;
+
+	if (!self || csf_page_read_hist(self, &h) || h.tid != after->tid ||
+	    h.registered_at != after->registered_at ||
+	    csf_hist_longest_wait(&h, before->now, after->now, &state, &ns,
+				  &sure))
+		return;
+	csf_diff_ns(dur, sizeof(dur), ns);
+	if (sure)
+		csf_out_add(o, _("\nlongest wait: %s %s"),
+			    _(csf_state_name(state)), dur);
+	else
+		csf_out_add(o, _("\nlongest of the last %u waits: %s %s"),
+			    CSF_WAITS, _(csf_state_name(state)), dur);
+	if (h.waker.at > before->now && h.waker.at <= after->now)
+		csf_diff_task(o, _("woken by"), &h.waker);
+	if (h.preemptor.at > before->now && h.preemptor.at <= after->now)
+		csf_diff_task(o, _("preempted by"), &h.preemptor);
+}
+
 CSF_PUBLIC int csf_format_diff(char *buf, size_t len,
 			       const struct csf_snap *before,
 			       const struct csf_snap *after)
@@ -203,6 +247,8 @@ CSF_PUBLIC int csf_format_diff(char *buf, size_t len,
 		csf_out_add(&o, _(", cpu %u"), d.cpu_after);
 	else
 		csf_out_add(&o, _(", cpu %u->%u"), d.cpu_before, d.cpu_after);
+	if (d.runnable_ns || d.sleep_ns || d.iowait_ns || d.blocked_ns)
+		csf_diff_waits(&o, before, after);
 
 	if (o.full) {
 		buf[0] = '\0';

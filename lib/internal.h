@@ -223,4 +223,64 @@ static inline int csf_page_read(const struct csf_thread_page *page,
 	return 0;
 }
 
+/*
+ * csf_page_read_hist - a consistent copy of a thread page's ABI 1.1 part,
+ * the other reading of a page: csf_thread_hist() and csf_thread_read_hist()
+ * read through this, and only this.  It copies ~1.9 KB, which is why
+ * csf_page_read() does not.  0, -EOPNOTSUPP for a page older than 1.1,
+ * or -EAGAIN as csf_page_read().
+ */
+static inline int csf_page_read_hist(const struct csf_thread_page *page,
+				     struct csf_hist *h)
+{
+	uint64_t deadline_ns = 0, max_len[CSF_NR_STATES];
+	uint32_t start;
+	unsigned int i;
+	int r;
+
+	if (page->abi_minor < 1)
+		return -EOPNOTSUPP;
+	do {
+		if (csf_seq_begin(&page->seq, &start, &deadline_ns))
+			return -EAGAIN;
+		h->tid = page->tid;
+		h->registered_at = page->registered_at;
+		memcpy(h->count, page->hist, sizeof(h->count));
+		memcpy(max_len, page->max_len, sizeof(max_len));
+		memcpy(h->max_end, page->max_end, sizeof(h->max_end));
+		h->nr_waits = page->nr_waits;
+		memcpy(h->waits, page->waits, sizeof(h->waits));
+		h->waker.at = page->waker.at;
+		h->waker.tid = page->waker.tid;
+		memcpy(h->waker.comm, page->waker.comm, sizeof(h->waker.comm));
+		h->preemptor.at = page->preemptor.at;
+		h->preemptor.tid = page->preemptor.tid;
+		memcpy(h->preemptor.comm, page->preemptor.comm,
+		       sizeof(h->preemptor.comm));
+		h->now = csf_read_clock();
+	} while ((r = csf_seq_retry(&page->seq, start, &deadline_ns)) > 0);
+	if (csf_unlikely(r))
+		return r;
+
+	for (i = 0; i < CSF_NR_STATES; i++)
+		h->max_ns[i] = csf_ticks_to_ns(max_len[i]);
+	h->max_known = (1u << CSF_NR_STATES) - 1;
+	h->waker.comm[sizeof(h->waker.comm) - 1] = '\0';
+	h->preemptor.comm[sizeof(h->preemptor.comm) - 1] = '\0';
+	return 0;
+}
+
+/* snap.c: the calling thread's page, or NULL before its first snapshot. */
+const struct csf_thread_page *csf_self_mapped(void);
+
+/*
+ * hist.c: the longest wait of @h (a read, not a delta) that ended in
+ * (@from, @to], ticks: its state and length in ns, and whether it is the
+ * longest for sure (1) or only the longest waits[] still held (0).
+ * -ENOENT when there is none.
+ */
+int csf_hist_longest_wait(const struct csf_hist *h, uint64_t from,
+			  uint64_t to, unsigned int *state, uint64_t *ns,
+			  int *sure);
+
 #endif /* CSF_INTERNAL_H */

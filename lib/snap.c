@@ -41,6 +41,22 @@ CSF_PUBLIC int csf_thread_snap(struct csf_snap *snap)
 	return csf_page_read(csf_self, snap);
 }
 
+const struct csf_thread_page *csf_self_mapped(void)
+{
+	return csf_self;
+}
+
+CSF_PUBLIC int csf_thread_hist(struct csf_hist *h)
+{
+	if (!csf_self) {
+		int err = csf_self_register();
+
+		if (err)
+			return err;
+	}
+	return csf_page_read_hist(csf_self, h);
+}
+
 /* Thread exit: the mapping is ours to drop; the kernel page lives on. */
 static void csf_self_destroy(void *page)
 {

@@ -96,6 +96,23 @@ static void write_file(const char *root, const char *name, const void *buf,
 		die("rename");
 }
 
+void fake_update_thread(const char *root, const char *name,
+			const struct csf_thread_page *p)
+{
+	char path[4200];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s", root, name) >=
+	    (int)sizeof(path))
+		die("path too long");
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die(path);
+	if (pwrite(fd, p, sizeof(*p), 0) != (ssize_t)sizeof(*p))
+		die("pwrite");
+	close(fd);
+}
+
 static size_t page_round(size_t len)
 {
 	size_t ps = (size_t)sysconf(_SC_PAGESIZE);

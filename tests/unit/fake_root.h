@@ -32,7 +32,7 @@ void fake_cpu_header(struct csf_cpu_header *h, uint32_t nr_cpus,
 void fake_write_cpu(const char *root, const struct csf_cpu_header *h,
 		    const struct csf_cpu_record *recs);
 
-/* A v1.0 thread page of @tid, RUNNING since now on CLOCK_MONOTONIC. */
+/* A thread page of @tid, this ABI, RUNNING since now on CLOCK_MONOTONIC. */
 void fake_thread_page(struct csf_thread_page *p, uint32_t tid);
 
 /*
@@ -41,6 +41,10 @@ void fake_thread_page(struct csf_thread_page *p, uint32_t tid);
  */
 void fake_write_thread(const char *root, const char *name,
 		       const struct csf_thread_page *p);
+
+/* Rewrite root/@name in place: its mappings see @p, as the module's do. */
+void fake_update_thread(const char *root, const char *name,
+			const struct csf_thread_page *p);
 
 /* The usual setup: a root, a 2-CPU MONO cpu file, thread-self of gettid. */
 const char *fake_root_default(void);

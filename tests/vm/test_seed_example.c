@@ -45,6 +45,7 @@ START_TEST(slow_operations_are_explained)
 {
 	char self[PATH_MAX], cmd[PATH_MAX + 64], line[512];
 	int sleepers = 0, slow = 0;
+	double prev_waits = 0, prev_sleep = 0;
 	ssize_t n;
 	FILE *f;
 
@@ -62,9 +63,31 @@ START_TEST(slow_operations_are_explained)
 	 * the whole vCPU, but never as a sleep.
 	 */
 	while (fgets(line, sizeof(line), f)) {
-		double wall = part_ns(line, "wall "), sleep;
+		double wall = part_ns(line, "wall "), sleep, waits, longest;
 
 		vm_note("%s", strtok(line, "\n"));
+		/*
+		 * An operation that waited has a second line naming its
+		 * longest wait: its own, so no longer than all its waits,
+		 * and a single sleep of the round is that long.
+		 */
+		if (!strncmp(line, "longest ", 8)) {
+			char state[16], label[20];
+
+			ck_assert_msg(prev_waits > 0, "a longest wait of no wait");
+			ck_assert_int_eq(sscanf(strstr(line, ": ") + 2, "%15s",
+						state), 1);
+			snprintf(label, sizeof(label), ": %s ", state);
+			longest = part_ns(line, label);
+			ck_assert_msg(longest > 0, "no length of the wait");
+			ck_assert_msg(longest <= prev_waits * 1.01 + 1e3,
+				      "longer than all its waits");
+			if (prev_sleep > 0 && !strcmp(state, "sleeping"))
+				ck_assert_msg(longest >= prev_sleep * 0.99 - 1e3,
+					      "the one sleep is not its length");
+			prev_waits = 0;
+			continue;
+		}
 		ck_assert_msg(!strncmp(line, "wall ", 5), "not a diff line");
 		/* over 1 ms, printed to 3 digits: "1.00ms" is possible */
 		ck_assert_msg(wall >= 0.995e6, "reported but not slow");
@@ -72,6 +95,10 @@ START_TEST(slow_operations_are_explained)
 			slow++;
 		sleep = part_ns(line, " + sleep ");
 		ck_assert_msg(sleep >= 0, "no sleep part");
+		waits = part_ns(line, " + runnable ") + sleep +
+			part_ns(line, " + iowait ") + part_ns(line, " + blocked ");
+		prev_waits = waits;
+		prev_sleep = sleep;
 		/*
 		 * nanosleep guarantees the wall time, not the split: time in
 		 * the syscall before the switch-out is running (under TCG, a
