@@ -235,7 +235,7 @@ static char *text_cell(char *p, const struct row *r, const struct column *col)
 {
 	static const char spaces[CELL_COPY] = "                ";
 	char t[COL_TEXT_MAX + CELL_COPY], *e = t + COL_TEXT_MAX;
-	const char *v = col->render(e, r, col);
+	const char *v = col_render(e, r, col);
 	size_t n = (size_t)(e - v), w = (size_t)col->batch_width;
 	size_t pad = n < w ? w - n : 0;
 
@@ -363,6 +363,8 @@ static void print_csv(struct batch_buf *b, const struct screen *s,
 			const struct column *col = &columns[c];
 
 			*p++ = ',';
+			if (!col_has_value(r, col))
+				continue;
 			if (col->kind == COL_KIND_TEXT)
 				p = put_csv_str(p, col->text(r, text));
 			else
@@ -373,8 +375,76 @@ static void print_csv(struct batch_buf *b, const struct screen *s,
 	}
 }
 
-static void print_json(struct batch_buf *b, const struct screen *s,
-		       const size_t *idx, size_t n,
+/* A task of a thread page as JSON: {"tid":N,"comm":"..."}, or null. */
+static void json_task(struct batch_buf *b, const struct csf_task *t)
+{
+	if (!t->at) {
+		ob_puts(b, "null");
+		return;
+	}
+	ob_puts(b, "{\"tid\":");
+	ob_uint(b, t->tid);
+	ob_puts(b, ",\"comm\":");
+	json_str(b, t->comm);
+	ob_putc(b, '}');
+}
+
+/*
+ * A thread's histograms of the interval: "hist", per state the non-empty
+ * buckets as [upper bound in ns, count] (null: the last, unbounded), and
+ * "max_ns", per state the longest interval when known (else null); then
+ * the last "waker" and "preempted_by".  Nothing without them.
+ */
+static void json_hist(struct batch_buf *b, const struct model *m,
+		      const struct screen *s, const struct row *r)
+{
+	struct csf_hist h;
+
+	if (model_row_hist(m, s, r, HIST_SPAN, &h))
+		return;
+	ob_puts(b, ",\"hist\":{");
+	for (unsigned int st = 0; st < CSF_NR_STATES; st++) {
+		int first = 1;
+
+		if (st)
+			ob_putc(b, ',');
+		json_str(b, csf_state_name(st));
+		ob_puts(b, ":[");
+		for (unsigned int k = 0; k < CSF_HIST_BUCKETS; k++) {
+			if (!h.count[st][k])
+				continue;
+			ob_puts(b, first ? "[" : ",[");
+			first = 0;
+			if (k + 1 < CSF_HIST_BUCKETS)
+				ob_uint(b, CSF_HIST_UPPER_NS(k));
+			else
+				ob_puts(b, "null");
+			ob_putc(b, ',');
+			ob_uint(b, h.count[st][k]);
+			ob_putc(b, ']');
+		}
+		ob_putc(b, ']');
+	}
+	ob_puts(b, "},\"max_ns\":{");
+	for (unsigned int st = 0; st < CSF_NR_STATES; st++) {
+		if (st)
+			ob_putc(b, ',');
+		json_str(b, csf_state_name(st));
+		ob_putc(b, ':');
+		if (h.max_known & (1u << st))
+			ob_uint(b, h.max_ns[st]);
+		else
+			ob_puts(b, "null");
+	}
+	/* the last, whenever it was, as the columns show them */
+	ob_puts(b, "},\"waker\":");
+	json_task(b, &r->waits.waker);
+	ob_puts(b, ",\"preempted_by\":");
+	json_task(b, &r->waits.preemptor);
+}
+
+static void print_json(struct batch_buf *b, const struct model *m,
+		       const struct screen *s, const size_t *idx, size_t n,
 		       const struct batch_opts *o)
 {
 	char *p;
@@ -430,13 +500,16 @@ static void print_json(struct batch_buf *b, const struct screen *s,
 			ob_puts(b, ",\"");
 			ob_puts(b, col->key);
 			ob_puts(b, "\":");
-			if (col->kind == COL_KIND_TEXT) {
+			if (!col_has_value(r, col)) {
+				ob_puts(b, "null");
+			} else if (col->kind == COL_KIND_TEXT) {
 				json_str(b, col->text(r, text));
 			} else if ((p = ob_room(b, FMT_BUFSZ))) {
 				b->len = (size_t)(put_raw_number(p, r, col) -
 						  b->text);
 			}
 		}
+		json_hist(b, m, s, r);
 		ob_putc(b, '}');
 	}
 	ob_puts(b, "]}\n");
@@ -548,9 +621,10 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 	ob_putc(b, '\n');
 }
 
-int batch_print(FILE *out, const struct screen *s,
+int batch_print(FILE *out, const struct model *m,
 		const struct batch_opts *o, struct batch_buf *b)
 {
+	const struct screen *s = model_shown(m);
 	size_t n;
 	int err;
 
@@ -570,7 +644,7 @@ int batch_print(FILE *out, const struct screen *s,
 		print_csv(b, s, b->idx, n, o);
 		break;
 	case BATCH_JSON:
-		print_json(b, s, b->idx, n, o);
+		print_json(b, m, s, b->idx, n, o);
 		break;
 	default:
 		print_text(b, s, b->idx, n, o);

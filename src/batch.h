@@ -38,8 +38,11 @@ struct batch_buf {
 	char *cpu_titles;		/* the CPU table's */
 };
 
-/* Print one screen; returns 0 or -errno (e.g. -EPIPE, -ENOMEM). */
-int batch_print(FILE *out, const struct screen *s,
+/*
+ * Print the screen @m shows; returns 0 or -errno (e.g. -EPIPE, -ENOMEM).
+ * JSON gives each thread its histograms of the interval too.
+ */
+int batch_print(FILE *out, const struct model *m,
 		const struct batch_opts *o, struct batch_buf *b);
 void batch_buf_free(struct batch_buf *b);
 

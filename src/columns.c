@@ -46,6 +46,46 @@ static const char *comm(const struct row *r, char *buf)
 	return buf;
 }
 
+static const char *comm_name(const struct row *r) { return r->snap.comm; }
+
+/* the waits of the interval, and who last woke the thread or took its CPU */
+static uint64_t runnable_p99(const struct row *r)
+{ return r->waits.runnable_p99_ns; }
+static uint64_t runnable_max(const struct row *r)
+{ return r->waits.runnable_max_ns; }
+static uint64_t wait_p99(const struct row *r) { return r->waits.wait_p99_ns; }
+static uint64_t waker_tid(const struct row *r) { return r->waits.waker.tid; }
+static uint64_t preemptor_tid(const struct row *r)
+{ return r->waits.preemptor.tid; }
+static const char *waker_name(const struct row *r)
+{ return r->waits.waker.comm; }
+static const char *preemptor_name(const struct row *r)
+{ return r->waits.preemptor.comm; }
+
+static int has_waits(const struct row *r) { return !!(r->flags & ROW_WAITS); }
+static int has_waker(const struct row *r)
+{ return has_waits(r) && r->waits.waker.at; }
+static int has_preemptor(const struct row *r)
+{ return has_waits(r) && r->waits.preemptor.at; }
+
+/* A task's name, or an interrupt's (tid 0, no name). */
+static const char *task_text(const struct csf_task *t)
+{
+	return t->tid ? t->comm : "(interrupt)";
+}
+
+static const char *waker(const struct row *r, char *buf)
+{
+	(void)buf;
+	return task_text(&r->waits.waker);
+}
+
+static const char *preemptor(const struct row *r, char *buf)
+{
+	(void)buf;
+	return task_text(&r->waits.preemptor);
+}
+
 static const char *state_key(const struct row *r, char *buf)
 {
 	(void)buf;
@@ -103,6 +143,27 @@ static char *render_state(char *e, const struct row *r,
 	return put_text(e, col_state_name(row_state(r)));
 }
 
+/* A wait's length, "-" for none of its kind in the interval. */
+static char *render_wait(char *e, const struct row *r,
+			 const struct column *col)
+{
+	uint64_t ns = col->uint(r);
+
+	return ns ? fmt_dur(e, ns) : put_text(e, "-");
+}
+
+/* A task: its name, or an interrupt in the language shown. */
+static char *render_task(char *e, const struct row *r,
+			 const struct column *col)
+{
+	char name[COL_TEXT_MAX];
+	const char *t = col->text(r, name);
+
+	if (!strcmp(t, "(interrupt)"))
+		t = _("(interrupt)");
+	return put_text(e, t);
+}
+
 /* --- the table ------------------------------------------------------ */
 
 /* -b text gives every number but CPU seven characters, as it always has */
@@ -127,6 +188,16 @@ static char *render_state(char *e, const struct row *r,
 	  .align = ALIGN_RIGHT, .width = FMT_RATE_W,			\
 	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
 	  .ratio = fn, .render = render_rate }
+#define WAIT(k, t, h, prio, fn)						\
+	{ .key = k, .title = t, .help = h, .kind = COL_KIND_NS,		\
+	  .align = ALIGN_RIGHT, .width = FMT_DUR_W,			\
+	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
+	  .has = has_waits, .uint = fn, .render = render_wait }
+#define TASK(k, t, h, prio, fn, nm)					\
+	{ .key = k, .title = t, .help = h, .kind = COL_KIND_TEXT,	\
+	  .align = ALIGN_LEFT, .width = 15, .batch_width = 15,		\
+	  .priority = prio, .has = has_##fn, .text = fn, .name = nm,	\
+	  .render = render_task }
 #define COUNT(k, t, h, prio, fn)					\
 	{ .key = k, .title = t, .help = h, .kind = COL_KIND_INT,	\
 	  .align = ALIGN_RIGHT, .width = FMT_COUNT_W,			\
@@ -140,7 +211,8 @@ const struct column columns[COL_NR] = {
 	[COL_COMM] = { .key = "comm", .title = N_("COMM"),
 		       .help = N_("thread name"), .kind = COL_KIND_TEXT,
 		       .align = ALIGN_LEFT, .width = 15, .batch_width = 15,
-		       .priority = 2, .text = comm, .render = render_comm },
+		       .priority = 2, .text = comm, .name = comm_name,
+		       .render = render_comm },
 	[COL_STATE] = { .key = "state", .title = N_("STATE"),
 			.help = N_("state at sample time"),
 			.kind = COL_KIND_TEXT, .align = ALIGN_LEFT,
@@ -188,7 +260,48 @@ const struct column columns[COL_NR] = {
 				 migrations),
 	[COL_WAKEUPS] = COUNT("wakeups", N_("WAKEUPS"), N_("wakeups"), 18,
 			      wakeups),
+	[COL_RUNNABLE_P99] = WAIT("runnable_p99", N_("RUNQ99"),
+				  N_("99th percentile of the waits for a CPU "
+				     "in the interval"), 19, runnable_p99),
+	[COL_RUNNABLE_MAX] = WAIT("runnable_max", N_("RUNQMAX"),
+				  N_("longest wait for a CPU in the interval "
+				     "(its bucket's bound when not known)"),
+				  20, runnable_max),
+	[COL_WAIT_P99] = WAIT("wait_p99", N_("WAIT99"),
+			      N_("99th percentile of all waits off the CPU "
+				 "in the interval"), 21, wait_p99),
+	[COL_WAKER] = TASK("waker", N_("WAKER"),
+			   N_("the task that last woke it"), 22, waker,
+			   waker_name),
+	[COL_PREEMPTOR] = TASK("preemptor", N_("PREEMPTOR"),
+			       N_("the task that last took its CPU"), 23,
+			       preemptor, preemptor_name),
+	[COL_WAKER_TID] = { .key = "waker_tid", .title = N_("WTID"),
+			    .help = N_("thread id of the last waker (0: an "
+				       "interrupt)"), .kind = COL_KIND_INT,
+			    .align = ALIGN_RIGHT, .width = 7,
+			    .batch_width = 7, .priority = 24,
+			    .has = has_waker, .uint = waker_tid,
+			    .render = render_uint },
+	[COL_PREEMPTOR_TID] = { .key = "preemptor_tid", .title = N_("PTID"),
+				.help = N_("thread id of the last preemptor"),
+				.kind = COL_KIND_INT, .align = ALIGN_RIGHT,
+				.width = 7, .batch_width = 7, .priority = 25,
+				.has = has_preemptor, .uint = preemptor_tid,
+				.render = render_uint },
 };
+
+char *col_render(char *end, const struct row *r, const struct column *col)
+{
+	if (!col_has_value(r, col))
+		return put_text(end, "-");
+	return col->render(end, r, col);
+}
+
+int col_has_value(const struct row *r, const struct column *col)
+{
+	return !col->has || col->has(r);
+}
 
 int column_by_key(const char *key)
 {

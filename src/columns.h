@@ -34,13 +34,21 @@ struct column {
 	/*
 	 * The value: an integer (ids, ns, counts; the state's number), or a
 	 * fraction for shares and rates.  It is the sort key; a column with
-	 * neither is COMM, sorted on the name, case-insensitively.
+	 * neither is sorted on its name(), case-insensitively.
 	 */
 	uint64_t (*uint)(const struct row *r);
 	struct ratio (*ratio)(const struct row *r);
 	/* a text column's untranslated text (CSV, JSON) in @buf of
 	 * COL_TEXT_MAX bytes or a constant */
 	const char *(*text)(const struct row *r, char *buf);
+	/* a text column's sort key: a name of up to 16 bytes in the row */
+	const char *(*name)(const struct row *r);
+	/*
+	 * Whether @r has a value: when not (a row without histograms, a task
+	 * that never acted), the screen shows "-", CSV leaves it empty and
+	 * JSON writes null.  NULL: always.
+	 */
+	int (*has)(const struct row *r);
 	/* the compact form the screen and -b text show, ending just before
 	 * @end (fmt.h's way): at most COL_TEXT_MAX - 1 bytes; its start */
 	char *(*render)(char *end, const struct row *r,
@@ -50,6 +58,14 @@ struct column {
 #define COL_TEXT_MAX	64
 
 extern const struct column columns[COL_NR];
+
+/*
+ * Column @col of @r as the screen and -b text show it (col->render(), or
+ * "-" when the row has no value for it), ending before @end; its start.
+ */
+char *col_render(char *end, const struct row *r, const struct column *col);
+/* Whether @r has a value for @col: CSV leaves it empty, JSON null. */
+int col_has_value(const struct row *r, const struct column *col);
 
 /* Column by its key (case-insensitive), or -1. */
 int column_by_key(const char *key);

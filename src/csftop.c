@@ -35,7 +35,7 @@ static uint64_t wall_ns(void)
 static int print_screen(const struct model *m, const struct batch_opts *bo,
 			struct batch_buf *buf)
 {
-	int err = batch_print(stdout, model_shown(m), bo, buf);
+	int err = batch_print(stdout, m, bo, buf);
 
 	if (err)
 		fprintf(stderr, _("%s: write error: %s\n"), PROGRAM,
@@ -84,8 +84,9 @@ static int run_batch(const struct options *o, struct sampler *smp)
 		}
 		err = sampler_read(smp);
 		if (!err)
-			err = model_sample(&m, smp->snaps, smp->nsnaps,
-					   smp->cpus, smp->ncpus, mono_ns());
+			err = model_sample(&m, smp->snaps, smp->hists,
+					   smp->nsnaps, smp->cpus, smp->ncpus,
+					   mono_ns());
 		if (err) {
 			fprintf(stderr, "%s: %s\n", PROGRAM,
 				csf_strerror(err));
@@ -115,8 +116,9 @@ static int replay_batch(const struct options *o, struct replay *rp)
 	     (!o->count || k < (size_t)o->count); k++) {
 		err = replay_read(rp, k);
 		if (!err)
-			err = model_sample(&m, rp->snaps, rp->nsnaps, rp->cpus,
-					   rp->ncpus, replay_time(rp, k));
+			err = model_sample(&m, rp->snaps, NULL, rp->nsnaps,
+					   rp->cpus, rp->ncpus,
+					   replay_time(rp, k));
 		if (err) {
 			fprintf(stderr, _("%s: %s, sample %zu: %s\n"), PROGRAM,
 				o->archive, k + 1, replay_strerror(err));

@@ -65,6 +65,7 @@ static void screen_free(struct screen *s)
 {
 	free(s->rows);
 	free(s->cpus);
+	free(s->hists);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -76,6 +77,7 @@ static int screen_copy(struct screen *dst, const struct screen *src)
 	tmp.rows_cap = 0;
 	tmp.cpus = NULL;
 	tmp.ncpus = 0;
+	tmp.hists = NULL;
 	if (screen_reserve(&tmp, src->nrows) ||
 	    screen_set_cpus(&tmp, src->ncpus)) {
 		screen_free(&tmp);
@@ -106,9 +108,120 @@ void model_free(struct model *m)
 	screen_free(&m->spare);
 	free(m->in);
 	free(m->tgid_set);
+	free(m->slots);
 	m->in = NULL;
 	m->tgid_set = NULL;
-	m->in_cap = m->tgid_set_cap = 0;
+	m->slots = NULL;
+	m->in_cap = m->tgid_set_cap = m->nslots = 0;
+	m->free_slot = 0;
+}
+
+/* --- histograms ------------------------------------------------------ */
+
+/* A slot for a new live row's histograms: 1 + its index, or 0. */
+static uint32_t slot_new(struct model *m)
+{
+	struct hist_slot *slots;
+	uint32_t k = m->free_slot;
+
+	if (k) {
+		m->free_slot = m->slots[k - 1].next_free;
+	} else {
+		/* without memory the row has no histograms, the frame goes on */
+		slots = realloc(m->slots, (m->nslots + 1) * sizeof(*slots));
+		if (!slots)
+			return 0;
+		m->slots = slots;
+		k = (uint32_t)++m->nslots;
+	}
+	m->slots[k - 1].reads = 0;
+	return k;
+}
+
+static void slot_free(struct model *m, uint32_t k)
+{
+	if (!k)
+		return;
+	m->slots[k - 1].next_free = m->free_slot;
+	m->free_slot = k;
+}
+
+/*
+ * The waits of @span (a delta, or the first read: since registration),
+ * and the last waker and preemptor of @last.
+ */
+static void waits_of(struct row *r, const struct csf_hist *span,
+		     const struct csf_hist *last)
+{
+	const unsigned int runq = CSF_HIST_STATE(CSF_STATE_RUNNABLE);
+
+	r->waits.runnable_p99_ns = csf_hist_quantile(span, runq, 0.99);
+	r->waits.runnable_max_ns = csf_hist_quantile(span, runq, 1.0);
+	r->waits.wait_p99_ns = csf_hist_quantile(span, CSF_HIST_OFF_CPU, 0.99);
+	r->waits.waker = last->waker;
+	r->waits.preemptor = last->preemptor;
+	r->flags |= ROW_WAITS;
+}
+
+/* An interval with no wait: nothing closed, the names as they were. */
+static void waits_none(struct row *r)
+{
+	r->waits.runnable_p99_ns = 0;
+	r->waits.runnable_max_ns = 0;
+	r->waits.wait_p99_ns = 0;
+}
+
+/*
+ * @r's histograms over the live screen's last interval: the difference of
+ * its slot's last two reads when the last was of this sample, the first
+ * read alone (since registration, as the row's first sample), or no
+ * intervals at all.  0, or -ENOENT without a slot.
+ */
+static int live_span(const struct model *m, const struct row *r,
+		     unsigned int seq, struct csf_hist *out)
+{
+	const struct hist_slot *sl;
+	const struct csf_hist *cur;
+
+	if (!r->hist)
+		return -ENOENT;
+	sl = &m->slots[r->hist - 1];
+	cur = &sl->h[sl->cur];
+	if (sl->read_seq == seq && sl->reads > 1)
+		return csf_hist_delta(&sl->h[!sl->cur], cur, out) ? -ENOENT : 0;
+	*out = *cur;
+	if (sl->read_seq != seq) {
+		/* nothing closed: an empty span of the same thread */
+		memset(out->count, 0, sizeof(out->count));
+		memset(out->max_ns, 0, sizeof(out->max_ns));
+		memset(out->max_end, 0, sizeof(out->max_end));
+		memset(out->waits, 0, sizeof(out->waits));
+		out->max_known = (1u << CSF_NR_STATES) - 1;
+	}
+	return 0;
+}
+
+/*
+ * A new read @h of @r's thread, taken in sample @seq, into its slot (a
+ * new one for a new row), and the row's waits from it.
+ */
+static void row_hist_read(struct model *m, struct row *r,
+			  const struct csf_hist *h, unsigned int seq)
+{
+	struct hist_slot *sl;
+	struct csf_hist span;
+
+	if (!r->hist)
+		r->hist = slot_new(m);
+	if (!r->hist)
+		return;
+	sl = &m->slots[r->hist - 1];
+	sl->cur = sl->reads ? !sl->cur : 0;
+	sl->h[sl->cur] = *h;
+	sl->reads++;
+	sl->read_seq = seq;
+	if (!live_span(m, r, seq, &span))
+		waits_of(r, &span, h);
 }
 
 /* --- rows ----------------------------------------------------------- */
@@ -205,6 +318,11 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
 	 */
 	r->flags = c->state == CSF_STATE_EXITED ? old->flags & ROW_EXITED : 0;
 	r->exited_at_ns = r->flags ? old->exited_at_ns : 0;
+	/* a new read of its histograms replaces these (row_hist_read()) */
+	r->hist = old->hist;
+	r->waits = old->waits;
+	waits_none(r);
+	r->flags |= old->flags & ROW_WAITS;
 }
 
 /*
@@ -334,13 +452,15 @@ static int cpus_compute(struct model *m, struct screen *dst,
 
 /* --- sampling ------------------------------------------------------- */
 
-int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
+int model_sample(struct model *m, const struct csf_snap *snaps,
+		 const struct csf_hist *const *hists, size_t n,
 		 const struct csf_cpu_snap *cpus, unsigned int ncpus,
 		 uint64_t now_ns)
 {
 	const struct screen *old = &m->live;
 	struct screen next = m->spare;
 	const struct csf_snap **in;
+	unsigned int seq = old->seq + 1;
 	size_t i = 0, j = 0;
 	int sorted = 1;
 
@@ -364,7 +484,9 @@ int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
 	/* the sampler reads in tid order already: sort only what is not */
 	if (!sorted)
 		qsort(in, n, sizeof(*in), cmp_snap_ptr_tid);
-	if (screen_reserve(&next, n + old->nrows))
+	/* before the merge, which frees and fills slots: nothing fails after */
+	if (screen_reserve(&next, n + old->nrows) ||
+	    cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus))
 		goto fail;
 
 	/* merge the old rows and the new samples, both sorted by tid */
@@ -385,11 +507,14 @@ int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
 			/* gone from the sample: exited and unmapped */
 			i++;
 			if ((o->flags & ROW_EXITED) &&
-			    now_ns - o->exited_at_ns >= m->linger_ns)
+			    now_ns - o->exited_at_ns >= m->linger_ns) {
+				slot_free(m, o->hist);
 				continue;
+			}
 			*r = *o;
 			memset(r->delta_ns, 0, sizeof(r->delta_ns));
 			r->d_nvcsw = r->d_nivcsw = 0;
+			waits_none(r);
 			r->interval_ns = now_ns > old->taken_ns ?
 					 now_ns - old->taken_ns : 0;
 			r->flags &= ~ROW_NEW;
@@ -397,31 +522,36 @@ int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
 				r->flags |= ROW_EXITED;
 				r->exited_at_ns = now_ns;
 			}
+			c = NULL;
 		} else {
-			if (same_incarnation(&o->snap, c))
+			if (same_incarnation(&o->snap, c)) {
 				row_next(m, r, o, c);
-			else
+			} else {
+				slot_free(m, o->hist);
 				row_first(m, r, c);
+			}
 			i++;
 			j++;
 		}
+		if (c && hists && hists[c - snaps])
+			row_hist_read(m, r, hists[c - snaps], seq);
 		if (r->snap.state == CSF_STATE_EXITED &&
 		    !(r->flags & ROW_EXITED)) {
 			r->flags |= ROW_EXITED;
 			r->exited_at_ns = now_ns;
 		}
 		if ((r->flags & ROW_EXITED) &&
-		    now_ns - r->exited_at_ns >= m->linger_ns)
+		    now_ns - r->exited_at_ns >= m->linger_ns) {
+			slot_free(m, r->hist);
 			continue;
+		}
 		next.nrows++;
 	}
 
-	if (cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus))
-		goto fail;
 	next.taken_ns = now_ns;
 	next.interval_ns = old->seq && now_ns > old->taken_ns ?
 			   now_ns - old->taken_ns : 0;
-	next.seq = old->seq + 1;
+	next.seq = seq;
 	count_live(m, &next);
 	/* the old live screen becomes the spare of the next sample */
 	m->spare = m->live;
@@ -438,13 +568,46 @@ fail:
 
 void model_restart(struct model *m)
 {
+	for (size_t i = 0; i < m->live.nrows; i++)
+		slot_free(m, m->live.rows[i].hist);
 	m->live.nrows = 0;
 	m->live.seq = 0;
 }
 
+/*
+ * @dst, a copy of the live screen: its rows' histograms, as they are now,
+ * in hists[] of its own; -ENOMEM.
+ */
+static int screen_take_hists(struct model *m, struct screen *dst)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < dst->nrows; i++)
+		n += dst->rows[i].hist != 0;
+	free(dst->hists);
+	dst->hists = n ? malloc(n * sizeof(*dst->hists)) : NULL;
+	if (n && !dst->hists)
+		return -ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < dst->nrows; i++) {
+		struct row *r = &dst->rows[i];
+		const struct hist_slot *sl;
+
+		if (!r->hist)
+			continue;
+		sl = &m->slots[r->hist - 1];
+		dst->hists[n].since = sl->h[sl->cur];
+		if (live_span(m, r, m->live.seq, &dst->hists[n].span))
+			dst->hists[n].span = sl->h[sl->cur];
+		r->hist = (uint32_t)++n;
+	}
+	return 0;
+}
+
 int model_freeze(struct model *m)
 {
-	if (screen_copy(&m->frozen, &m->live))
+	if (screen_copy(&m->frozen, &m->live) ||
+	    screen_take_hists(m, &m->frozen))
 		return -ENOMEM;
 	m->have_frozen = 1;
 	m->mode = MODE_FROZEN;
@@ -503,6 +666,29 @@ static void diff_gone(struct row *r, const struct row *a, uint64_t span_ns)
 	r->exited_at_ns = a->exited_at_ns;
 }
 
+/*
+ * The histograms of diff row @r, from A's read @a (NULL: it appeared, its
+ * span is since registration) and live row @rb's slot: in @d's hists[].
+ */
+static void diff_hist(struct model *m, struct screen *d, size_t *nh,
+		      struct row *r, const struct csf_hist *a,
+		      const struct row *rb)
+{
+	const struct hist_slot *sl;
+	struct screen_hist *h = &d->hists[*nh];
+
+	if (!rb->hist)
+		return;
+	sl = &m->slots[rb->hist - 1];
+	h->since = sl->h[sl->cur];
+	if (!a)
+		h->span = h->since;
+	else if (csf_hist_delta(a, &h->since, &h->span))
+		return;
+	waits_of(r, &h->span, &h->since);
+	r->hist = (uint32_t)++*nh;
+}
+
 static int diff_compute(struct model *m, struct screen *d,
 			const struct screen *a, const struct screen *b)
 {
@@ -510,11 +696,16 @@ static int diff_compute(struct model *m, struct screen *d,
 			b->taken_ns - a->taken_ns : 0;
 	struct screen next = { .kind = SCREEN_DIFF };
 	struct csf_cpu_snap *bcpus;
-	size_t i = 0, j = 0;
+	size_t i = 0, j = 0, nh = 0;
 	int err;
 
 	if (screen_reserve(&next, a->nrows + b->nrows))
 		return -ENOMEM;
+	next.hists = malloc((a->nrows + b->nrows + 1) * sizeof(*next.hists));
+	if (!next.hists) {
+		screen_free(&next);
+		return -ENOMEM;
+	}
 	while (i < a->nrows || j < b->nrows) {
 		const struct row *ra = i < a->nrows ? &a->rows[i] : NULL;
 		const struct row *rb = j < b->nrows ? &b->rows[j] : NULL;
@@ -522,15 +713,21 @@ static int diff_compute(struct model *m, struct screen *d,
 
 		if (rb && (!ra || rb->snap.tid < ra->snap.tid)) {
 			diff_appeared(m, r, rb, span);
+			diff_hist(m, &next, &nh, r, NULL, rb);
 			j++;
 		} else if (!rb || ra->snap.tid < rb->snap.tid) {
 			diff_gone(r, ra, span);
 			i++;
 		} else {
-			if (same_incarnation(&ra->snap, &rb->snap))
+			if (same_incarnation(&ra->snap, &rb->snap)) {
 				diff_both(m, r, ra, rb);
-			else
+				diff_hist(m, &next, &nh, r, a->hists &&
+					  ra->hist ? &a->hists[ra->hist - 1].since :
+					  NULL, rb);
+			} else {
 				diff_appeared(m, r, rb, span);
+				diff_hist(m, &next, &nh, r, NULL, rb);
+			}
 			i++;
 			j++;
 		}
@@ -566,6 +763,27 @@ int model_diff(struct model *m)
 		return -ENOMEM;
 	m->mode = MODE_DIFF;
 	return 1;
+}
+
+int model_row_hist(const struct model *m, const struct screen *s,
+		   const struct row *r, enum hist_span span,
+		   struct csf_hist *out)
+{
+	const struct hist_slot *sl;
+
+	if (!r->hist)
+		return -ENOENT;
+	if (s != &m->live) {
+		const struct screen_hist *h = &s->hists[r->hist - 1];
+
+		*out = span == HIST_SINCE ? h->since : h->span;
+		return 0;
+	}
+	if (span == HIST_SPAN)
+		return live_span(m, r, s->seq, out);
+	sl = &m->slots[r->hist - 1];
+	*out = sl->h[sl->cur];
+	return 0;
 }
 
 const struct screen *model_shown(const struct model *m)
@@ -785,7 +1003,7 @@ size_t model_select(const struct screen *s, const struct filter *f,
 
 			ent[i].key.d = q.den ? (double)q.num / (double)q.den : 0;
 		} else {
-			ent[i].key.comm = r->snap.comm;
+			ent[i].key.comm = c->name(r);
 		}
 		ent[i].tid = r->snap.tid;
 		ent[i].row = (uint32_t)idx[i];

@@ -45,6 +45,13 @@ enum col {
 	COL_IVCSW_RATE,		/* involuntary switches per second */
 	COL_MIGRATIONS,		/* total (B-A in a diff) */
 	COL_WAKEUPS,		/* total (B-A in a diff) */
+	COL_RUNNABLE_P99,	/* the waits of the interval (ABI 1.1) */
+	COL_RUNNABLE_MAX,
+	COL_WAIT_P99,
+	COL_WAKER,		/* the last, whenever it was */
+	COL_PREEMPTOR,
+	COL_WAKER_TID,
+	COL_PREEMPTOR_TID,
 	COL_NR
 };
 
@@ -60,6 +67,21 @@ enum col_kind { COL_KIND_INT, COL_KIND_TEXT, COL_KIND_PCT, COL_KIND_NS,
 #define ROW_APPEARED	(1u << 2)	/* diff: registered after A */
 #define ROW_GONE	(1u << 3)	/* diff: present in A, exited by B */
 #define ROW_CHANGED	(1u << 4)	/* diff: some counter or state moved */
+#define ROW_WAITS	(1u << 5)	/* row.waits holds its histograms' */
+
+/*
+ * The waits of a row's interval, from its thread's histograms (pages of
+ * ABI 1.1; a replayed archive has none): the 99th percentile and the
+ * longest of its waits for a CPU, the 99th of all its waits off the CPU,
+ * and the last waker and preemptor, whenever they acted.
+ */
+struct row_waits {
+	uint64_t runnable_p99_ns;
+	uint64_t runnable_max_ns;
+	uint64_t wait_p99_ns;
+	struct csf_task waker;
+	struct csf_task preemptor;
+};
 
 struct row {
 	struct csf_snap snap;		/* latest sample (B in a diff) */
@@ -71,7 +93,19 @@ struct row {
 	uint64_t d_nivcsw;
 	uint64_t migrations;		/* totals (B-A in a diff) */
 	uint64_t wakeups;
+	struct row_waits waits;		/* with ROW_WAITS */
+	/*
+	 * Its histograms, 1 + an index: live, into the model's slots;
+	 * frozen or diff, into the screen's hists[].  0: none.
+	 */
+	uint32_t hist;
 	unsigned int flags;		/* ROW_* */
+};
+
+/* A frozen or diff screen's histograms of a row, as of that screen. */
+struct screen_hist {
+	struct csf_hist since;		/* since registration (B's in a diff) */
+	struct csf_hist span;		/* the interval (B-A in a diff) */
 };
 
 struct cpu_row {
@@ -102,6 +136,7 @@ struct screen {
 	unsigned int nthreads;		/* live threads among rows */
 	unsigned int nprocs;		/* distinct tgids among them */
 	unsigned int seq;		/* samples taken so far */
+	struct screen_hist *hists;	/* frozen or diff: by row.hist - 1 */
 };
 
 enum model_mode { MODE_LIVE, MODE_FROZEN, MODE_DIFF };
@@ -124,6 +159,20 @@ struct model {
 	size_t in_cap;
 	uint32_t *tgid_set;
 	size_t tgid_set_cap;
+	/*
+	 * The live rows' histograms, a slot per thread for as long as its
+	 * row lives, so that a frame copies only those read anew: the last
+	 * two reads, the latest h[cur], read at screen seq read_seq.
+	 */
+	struct hist_slot {
+		struct csf_hist h[2];
+		unsigned int cur;
+		unsigned int reads;
+		unsigned int read_seq;
+		uint32_t next_free;	/* 1 + the next free slot, 0: none */
+	} *slots;
+	size_t nslots;
+	uint32_t free_slot;		/* 1 + a free slot, 0: none */
 };
 
 #define MODEL_LINGER_NS 2000000000ull	/* exited threads: 2 s */
@@ -135,11 +184,29 @@ void model_free(struct model *m);
  * model_sample - take a new live sample.  @snaps are all threads read this
  * time (any order; exited ones included), @cpus the CPU snapshots.  Threads
  * missing from @snaps that were there before are kept as exited for
- * linger_ns.  Returns 0 or -ENOMEM (the previous live screen is kept).
+ * linger_ns.  @hists, when not NULL, holds by snapshot its thread's
+ * histograms read this time, or NULL when none was read (nothing closed
+ * since the last read).  Returns 0 or -ENOMEM (the previous live screen is
+ * kept).
  */
-int model_sample(struct model *m, const struct csf_snap *snaps, size_t n,
+int model_sample(struct model *m, const struct csf_snap *snaps,
+		 const struct csf_hist *const *hists, size_t n,
 		 const struct csf_cpu_snap *cpus, unsigned int ncpus,
 		 uint64_t now_ns);
+
+/* Which of a row's histograms model_row_hist() gives. */
+enum hist_span {
+	HIST_SPAN,		/* the interval (B-A in a diff) */
+	HIST_SINCE,		/* since registration (B's in a diff) */
+};
+
+/*
+ * model_row_hist - @r's histograms (a row of the shown screen @s) over
+ * @span, in @out; -ENOENT when it has none.
+ */
+int model_row_hist(const struct model *m, const struct screen *s,
+		   const struct row *r, enum hist_span span,
+		   struct csf_hist *out);
 
 /*
  * model_restart - the next sample starts afresh, as the first one did (a

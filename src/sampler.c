@@ -33,6 +33,8 @@ void sampler_close(struct sampler *s)
 	free(s->maps);
 	free(s->tids);
 	free(s->snaps);
+	free(s->hists);
+	free(s->hist_buf);
 	free(s->cpus);
 	memset(s, 0, sizeof(*s));
 }
@@ -112,6 +114,7 @@ static int rescan(struct sampler *s)
 			int r = csf_thread_map(s->tids[j], &map);
 
 			if (!r) {
+				memset(&out[k], 0, sizeof(out[k]));
 				out[k].tid = s->tids[j];
 				out[k++].map = map;
 			} else if (r == -EACCES || r == -EPERM) {
@@ -127,6 +130,25 @@ static int rescan(struct sampler *s)
 	s->maps_cap = s->nmaps + n + 1;
 	s->rescans++;
 	return 0;
+}
+
+/*
+ * Snapshot @k's histograms, when an interval closed since the last read:
+ * most threads of a frame have not switched, and their ~1.9 KB stays
+ * where it is.  A page too old to have them (ABI 1.0) has none.
+ */
+static void sample_hist(struct sampler *s, struct sampler_map *m, size_t k)
+{
+	uint64_t since = s->snaps[k].state_since;
+
+	s->hists[k] = NULL;
+	if (m->hist_read && m->hist_since == since)
+		return;
+	if (csf_thread_read_hist(m->map, &s->hist_buf[k]))
+		return;
+	s->hists[k] = &s->hist_buf[k];
+	m->hist_since = since;
+	m->hist_read = 1;
 }
 
 /* How far ahead pages are prefetched: 4, 8 and 16 threads measured alike. */
@@ -149,13 +171,23 @@ int sampler_read(struct sampler *s)
 		s->have_gen = 1;
 	}
 	if (s->snaps_cap < s->nmaps) {
-		struct csf_snap *snaps = realloc(s->snaps,
-						 s->nmaps * sizeof(*snaps));
+		size_t n = s->nmaps;
+		struct csf_snap *snaps = realloc(s->snaps, n * sizeof(*snaps));
+		const struct csf_hist **hists;
+		struct csf_hist *buf;
 
 		if (!snaps)
 			return -ENOMEM;
 		s->snaps = snaps;
-		s->snaps_cap = s->nmaps;
+		hists = realloc(s->hists, n * sizeof(*hists));
+		if (!hists)
+			return -ENOMEM;
+		s->hists = hists;
+		buf = realloc(s->hist_buf, n * sizeof(*buf));
+		if (!buf)
+			return -ENOMEM;
+		s->hist_buf = buf;
+		s->snaps_cap = n;
 	}
 	/*
 	 * Pages a few threads ahead are loading while one is copied: at 1,000
@@ -169,8 +201,10 @@ int sampler_read(struct sampler *s)
 		if (i + SAMPLER_PREFETCH < s->nmaps)
 			csf_thread_prefetch(s->maps[i + SAMPLER_PREFETCH].map);
 
-		if (!csf_thread_read(m->map, &s->snaps[k]))
+		if (!csf_thread_read(m->map, &s->snaps[k])) {
+			sample_hist(s, m, k);
 			k++;
+		}
 		if (m->tid < 0) {
 			csf_thread_unmap(m->map);
 			continue;

@@ -18,6 +18,9 @@
 struct sampler_map {
 	pid_t tid;
 	struct csf_thread_map *map;
+	/* the snapshot's state_since when its histograms were last read */
+	uint64_t hist_since;
+	int hist_read;
 };
 
 struct sampler {
@@ -29,6 +32,13 @@ struct sampler {
 	size_t tids_cap;
 	struct csf_snap *snaps;		/* this frame's threads */
 	size_t nsnaps, snaps_cap;
+	/*
+	 * By snapshot: its thread's histograms, read this frame because an
+	 * interval closed since the last read (the page's state_since
+	 * moved), or NULL: nothing new, and ~1.9 KB not copied.
+	 */
+	const struct csf_hist **hists;
+	struct csf_hist *hist_buf;	/* where this frame's reads are */
 	struct csf_cpu_snap *cpus;
 	unsigned int ncpus;
 	unsigned int denied;		/* registered but not ours to map */

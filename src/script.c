@@ -12,8 +12,9 @@
  * alone.  Script lines:
  *
  *   text          keys, one per character; <F1>..<F12>, <Esc>, <Enter>,
- *                 <Space>, <Up>, <Down>, <Left>, <Right>, <PgUp>, <PgDn>,
- *                 <Home>, <End>, <Backspace>, <C-l>, <lt> name the others
+ *                 <Space>, <Tab>, <Up>, <Down>, <Left>, <Right>, <PgUp>,
+ *                 <PgDn>, <Home>, <End>, <Backspace>, <C-l>, <lt> name the
+ *                 others
  *   :sample       advance the script clock by the interval and sample
  *   :dump FILE    write the screen as text to FILE
  *   :resize C L   resize the terminal to C columns and L lines
@@ -37,6 +38,7 @@ static const struct {
 	wint_t ch;
 } key_names[] = {
 	{ "Esc", 0, 27 }, { "Enter", 0, '\n' }, { "Space", 0, ' ' },
+	{ "Tab", 0, '\t' },
 	{ "Up", 1, KEY_UP }, { "Down", 1, KEY_DOWN }, { "Left", 1, KEY_LEFT },
 	{ "Right", 1, KEY_RIGHT }, { "PgUp", 1, KEY_PPAGE },
 	{ "PgDn", 1, KEY_NPAGE }, { "Home", 1, KEY_HOME },

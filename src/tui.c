@@ -97,7 +97,7 @@ static int feed(struct tui *t, size_t k)
 	if (t->rp) {
 		err = replay_read(t->rp, k);
 		if (!err)
-			err = model_sample(&t->model, t->rp->snaps,
+			err = model_sample(&t->model, t->rp->snaps, NULL,
 					   t->rp->nsnaps, t->rp->cpus,
 					   t->rp->ncpus, replay_time(t->rp, k));
 		if (!err)
@@ -111,8 +111,9 @@ static int feed(struct tui *t, size_t k)
 	if (!err && t->script)
 		script_stamp(t);
 	if (!err)
-		err = model_sample(&t->model, t->smp->snaps, t->smp->nsnaps,
-				   t->smp->cpus, t->smp->ncpus, tui_now(t));
+		err = model_sample(&t->model, t->smp->snaps, t->smp->hists,
+				   t->smp->nsnaps, t->smp->cpus, t->smp->ncpus,
+				   tui_now(t));
 	if (!err)
 		t->ui.denied = t->smp->denied;
 	return err;
@@ -419,6 +420,28 @@ static void sort_menu_key(struct tui *t, int is_key, wint_t ch)
 	}
 }
 
+/* The detail view's own keys: 1 if @ch was one. */
+static int detail_key(struct tui *t, int is_key, wint_t ch)
+{
+	struct ui *ui = &t->ui;
+
+	if ((!is_key && (ch == 27 || ch == 'q' || ch == '\n' || ch == '\r')) ||
+	    (is_key && (ch == KEY_ENTER || ch == KEY_BACKSPACE))) {
+		ui->overlay = OVERLAY_NONE;
+	} else if (!is_key && ch == '\t') {
+		ui->detail_span = ui->detail_span == HIST_SPAN ? HIST_SINCE :
+				  HIST_SPAN;
+		ui->detail_top = 0;
+	} else if (is_key && (ch == KEY_DOWN || ch == KEY_UP)) {
+		view_detail_scroll(ui, ch == KEY_DOWN ? 1 : -1);
+	} else if (is_key && (ch == KEY_NPAGE || ch == KEY_PPAGE)) {
+		view_detail_scroll(ui, ch == KEY_NPAGE ? LINES - 5 : 5 - LINES);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 void tui_key(struct tui *t, int is_key, wint_t ch)
 {
 	struct ui *ui = &t->ui;
@@ -456,6 +479,10 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 	case OVERLAY_SORT:
 		sort_menu_key(t, is_key, ch);
 		return;
+	case OVERLAY_DETAIL:
+		if (detail_key(t, is_key, ch))
+			return;
+		break;		/* z, d, l and the others work here too */
 	default:
 		break;
 	}
@@ -474,6 +501,11 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 			break;
 		case KEY_F(10):
 			t->quit = 1;
+			break;
+		case KEY_ENTER:
+			if (ui->overlay == OVERLAY_NONE &&
+			    view_detail_open(ui))
+				view_message(ui, "%s", _("No thread selected"));
 			break;
 		case KEY_UP:
 			view_move(ui, -1);
@@ -551,6 +583,11 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 		break;
 	case 12:	/* Ctrl-L */
 		clearok(curscr, TRUE);
+		break;
+	case '\n':
+	case '\r':
+		if (ui->overlay == OVERLAY_NONE && view_detail_open(ui))
+			view_message(ui, "%s", _("No thread selected"));
 		break;
 	case '[':
 	case ']':

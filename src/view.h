@@ -18,7 +18,7 @@
 #define VIEW_MIN_LINES	10
 
 enum ui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_FILTER,
-		  OVERLAY_GOTO };
+		  OVERLAY_GOTO, OVERLAY_DETAIL };
 
 struct ui {
 	struct model *model;
@@ -43,6 +43,10 @@ struct ui {
 	enum ui_overlay overlay;
 	int sort_menu_sel;
 	int help_top;			/* first line of the help shown */
+	/* the detail view: of this thread, over this span, from this line */
+	uint32_t detail_tid;
+	enum hist_span detail_span;
+	int detail_top;
 	wchar_t edit[64];		/* filter or time being typed */
 	size_t edit_len;
 	struct filter saved_filter;	/* restored by Esc */
@@ -78,6 +82,10 @@ int view_row_at(struct ui *ui, int y);
 void view_move(struct ui *ui, long delta);
 /* Scroll the help by @delta lines; returns the new first line. */
 int view_help_scroll(struct ui *ui, int delta);
+/* Open the detail view of the selected thread; 0, or -1 without one. */
+int view_detail_open(struct ui *ui);
+/* Scroll the detail view by @delta lines. */
+void view_detail_scroll(struct ui *ui, int delta);
 void view_message(struct ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -90,6 +98,8 @@ enum {
 	CP_USER = 1, CP_NICE, CP_SYSTEM, CP_IRQ, CP_SOFTIRQ, CP_IOWAIT,
 	CP_STEAL, CP_BUSY, CP_TITLE, CP_SELECTED, CP_EXITED, CP_APPEARED,
 	CP_CHANGED, CP_KEY, CP_MODE, CP_LABEL,
+	CP_BAR,				/* + state: the detail view's bars */
+	CP_BAR_END = CP_BAR + CSF_NR_STATES,
 };
 
 /* Put @s at (@y, @x) in exactly @w cells (UTF-8 aware); @right aligns. */

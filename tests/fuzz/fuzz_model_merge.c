@@ -70,7 +70,7 @@ static void check_screen(const struct screen *s)
 			size_t len;
 
 			fuzz_assert(idx[i] < s->nrows);
-			len = (size_t)(e - c->render(e, &s->rows[idx[i]], c));
+			len = (size_t)(e - col_render(e, &s->rows[idx[i]], c));
 			fuzz_assert(len < COL_TEXT_MAX);
 			/* shares and durations fit their columns, whatever */
 			if (c->kind == COL_KIND_PCT || c->kind == COL_KIND_NS)
@@ -160,7 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				cpus[i].time[take(&c, 1) % CSF_CPU_NR_STATES] +=
 					take(&c, 2);
 			}
-			if (model_sample(&m, in, n, cpus, NCPUS, now_ns))
+			if (model_sample(&m, in, NULL, n, cpus, NCPUS, now_ns))
 				break;
 			check_screen(&m.live);
 			for (i = 0; i < n; i++) {

@@ -14,6 +14,21 @@
  *   thread TID TGID COMM STATE run= runnable= sleep= iowait= blocked=
  *          nvcsw= nivcsw= wakeups= migrations= cpu= registered=
  *          since=now                        (optional, see below)
+ *          minor=0                         (optional: an ABI 1.0 page,
+ *                                           without histograms)
+ *   hist TID STATE B:N...                   the histogram of STATE: N
+ *                                           intervals in bucket B (off the
+ *                                           CPU, the waits not in waits[])
+ *   max TID STATE LEN END                   the longest interval of STATE,
+ *                                           LEN ms long, ended at END ms
+ *                                           (END and AT below: ms, or now)
+ *   wait TID STATE LEN END                  one more wait, LEN ms long (a
+ *                                           decimal), ended at END ms: in
+ *                                           its bucket, waits[], and the
+ *                                           longest if it is
+ *   waker TID WTID WCOMM AT                 the last waker, at AT ms
+ *   preemptor TID PTID PCOMM AT             and preemptor (WCOMM "-" with
+ *                                           WTID 0: an interrupt)
  *   gone TID                                the thread exits: its page reads
  *                                           EXITED, then the file goes
  *   same-generation                         this run leaves the generation
@@ -36,6 +51,11 @@
  * (CLOCK_MONOTONIC, the clock of CSF_CLOCK_MONO pages) instead: its bucket
  * then grows as real time passes, like a live page, which the benchmark
  * (tests/bench/csftop_cost.sh) wants and the screen tests must not use.
+ *
+ * A thread line writes the whole page; the hist, max, wait, waker and
+ * preemptor lines after it change the page of that thread.  A hist line
+ * also moves state_since on by the intervals it adds, as an interval that
+ * closes does: csftop reads a page's histograms again only then.
  *
  * Files are rewritten in place (pwrite, never rename), so csftop's existing
  * mappings see the new contents, as they would with the module.  The
@@ -126,6 +146,124 @@ static int state_of(const char *name)
 	return -1;
 }
 
+/* Thread @tid's page, read for a change (hist, max, ... lines). */
+static void page_load(unsigned int tid, struct csf_thread_page *p)
+{
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/threads/%u", root, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, p, sizeof(*p), 0) != (ssize_t)sizeof(*p))
+		die(path);
+	close(fd);
+}
+
+static void page_store(unsigned int tid, const struct csf_thread_page *p)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/threads/%u", root, tid);
+	write_in_place(path, p, sizeof(*p), page_size);
+}
+
+/* A time of the page's clock: "now", or so many ms. */
+static unsigned long long at_ns(const char *when)
+{
+	if (!strcmp(when, "now"))
+		return mono_now_ns();
+	return strtoull(when, NULL, 10) * MS;
+}
+
+/* "hist TID STATE B:N..." and the other lines about a page's 1.1 part. */
+static int page_line(const char *line)
+{
+	struct csf_thread_page p;
+	char what[16], state[32], comm[64];
+	char when[32];
+	unsigned int tid, t2;
+	unsigned long long a;
+	double len;
+	int st, n;
+
+	if (sscanf(line, "%15s %u %n", what, &tid, &n) != 2)
+		return 0;
+	if (!strcmp(what, "hist") &&
+	    sscanf(line + n, "%31s %n", state, &n) >= 1) {
+		const char *q = strchr(line, ':') ? line : NULL;
+		__u64 before = 0, after = 0;
+
+		if ((st = state_of(state)) < 0 || st >= CSF_NR_STATES || !q)
+			return -1;
+		page_load(tid, &p);
+		for (int k = 0; k < CSF_HIST_BUCKETS; k++)
+			before += p.hist[st][k];
+		memset(p.hist[st], 0, sizeof(p.hist[st]));
+		for (q = line; (q = strchr(q, ':')); q++) {
+			const char *d = q;
+
+			while (d > line && d[-1] >= '0' && d[-1] <= '9')
+				d--;
+			a = strtoull(d, NULL, 10);
+			if (a >= CSF_HIST_BUCKETS)
+				return -1;
+			p.hist[st][a] = strtoull(q + 1, NULL, 10);
+		}
+		for (int k = 0; k < CSF_HIST_BUCKETS; k++)
+			after += p.hist[st][k];
+		if (after > before) {
+			p.state_since += after - before;
+			if (st != CSF_STATE_RUNNING)
+				p.nr_waits += after - before;
+		}
+	} else if (!strcmp(what, "max") &&
+		   sscanf(line + n, "%31s %llu %31s", state, &a, when) == 3) {
+		if ((st = state_of(state)) < 0 || st >= CSF_NR_STATES)
+			return -1;
+		page_load(tid, &p);
+		p.max_len[st] = a * MS;
+		p.max_end[st] = at_ns(when);
+	} else if (!strcmp(what, "wait") &&
+		   sscanf(line + n, "%31s %lf %31s", state, &len, when) == 3) {
+		struct csf_wait *w;
+		unsigned long long ns = (unsigned long long)(len * MS);
+		int k = 0;
+
+		if ((st = state_of(state)) <= CSF_STATE_RUNNING ||
+		    st >= CSF_NR_STATES)
+			return -1;
+		page_load(tid, &p);
+		while (k + 1 < CSF_HIST_BUCKETS && ns >= CSF_HIST_UPPER_NS(k))
+			k++;
+		p.hist[st][k]++;
+		w = &p.waits[p.nr_waits++ % CSF_WAITS];
+		w->len = ns;
+		w->end = at_ns(when);
+		w->state = (__u32)st;
+		if (ns > p.max_len[st]) {
+			p.max_len[st] = ns;
+			p.max_end[st] = w->end;
+		}
+		p.state_since++;
+	} else if ((!strcmp(what, "waker") || !strcmp(what, "preemptor")) &&
+		   sscanf(line + n, "%u %63s %31s", &t2, comm, when) == 3) {
+		struct csf_task_ref *ref;
+
+		page_load(tid, &p);
+		ref = what[0] == 'w' ? &p.waker : &p.preemptor;
+		memset(ref, 0, sizeof(*ref));
+		ref->at = at_ns(when);
+		ref->tid = t2;
+		if (strcmp(comm, "-"))
+			memcpy(ref->comm, comm,
+			       strnlen(comm, sizeof(ref->comm) - 1));
+	} else {
+		return 0;
+	}
+	page_store(tid, &p);
+	return 1;
+}
+
 /* The header's counters, as the module keeps them: live threads, pages. */
 static void count_threads(__u64 *live, __u64 *pages)
 {
@@ -163,7 +301,7 @@ int main(int argc, char **argv)
 	struct csf_cpu_record recs[MAX_CPUS];
 	char path[4096], line[1024];
 	unsigned int ncpus = 2;
-	int changed = 0, keep_generation = 0, fd;
+	int changed = 0, keep_generation = 0, fd, pl;
 	size_t cpu_len;
 
 	if (argc != 2) {
@@ -244,7 +382,8 @@ int main(int argc, char **argv)
 			memset(page, 0, sizeof(page));
 			p->magic = CSF_THREAD_MAGIC;
 			p->abi_major = CSF_ABI_MAJOR;
-			p->abi_minor = CSF_ABI_MINOR;
+			p->abi_minor = strstr(line, " minor=0") ? 0 :
+				       CSF_ABI_MINOR;
 			p->state = (__u32)st;
 			p->state_since = st == CSF_STATE_EXITED ? 0 :
 					 strstr(line, " since=now") ?
@@ -267,6 +406,9 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/threads/%u", root, a);
 			changed |= write_in_place(path, page, sizeof(*p),
 						  page_size);
+		} else if ((pl = page_line(line))) {
+			if (pl < 0)
+				bad(line);
 		} else if (!strcmp(line, "same-generation")) {
 			keep_generation = 1;
 		} else if (sscanf(line, "gone %u", &a) == 1) {

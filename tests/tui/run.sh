@@ -163,7 +163,7 @@ else
 fi
 
 batch -n 2 -d 10 -o csv > "$WORK/b.csv"
-if [ "$(head -1 "$WORK/b.csv")" = "sample,time,interval_ns,mark,pid,tid,comm,state,cpu,run,runnable,sleep,iowait,blocked,run_total,runnable_total,sleep_total,iowait_total,blocked_total,vcsw,ivcsw,migrations,wakeups" ] &&
+if [ "$(head -1 "$WORK/b.csv")" = "sample,time,interval_ns,mark,pid,tid,comm,state,cpu,run,runnable,sleep,iowait,blocked,run_total,runnable_total,sleep_total,iowait_total,blocked_total,vcsw,ivcsw,migrations,wakeups,runnable_p99,runnable_max,wait_p99,waker,preemptor,waker_tid,preemptor_tid" ] &&
    [ "$(wc -l < "$WORK/b.csv")" = 13 ]; then
 	ok "batch csv: header once, 6 threads x 2 samples"
 else
@@ -217,6 +217,31 @@ for form in text csv; do
 		diff -u "$CASES/batch-$form.txt" "$WORK/bf.got" | sed 's/^/    /'
 	fi
 done
+
+# The waits of the interval, from the histograms of the pages (ABI 1.1):
+# the first sample's, since registration, as computed by hand from
+# waits.spec with the rule of csf_hist_quantile(3); a 1.0 page has none.
+WROOT=$(new_root "$CASES/waits.spec")
+env CSF_ROOT="$WROOT" "$CSFTOP" -b -n 1 -o csv -s +tid 2> "$WORK/batch.err" |
+	cut -d, -f6,24- > "$WORK/w.csv"
+if [ "$(tr '\n' ' ' < "$WORK/w.csv")" = "tid,runnable_p99,runnable_max,wait_p99,waker,preemptor,waker_tid,preemptor_tid 4242,2306867,4000000,18454937,(interrupt),,0, 4244,4177493,5000000,4177493,,contend-b,,4245 5000,,,,,,, " ]; then
+	ok "batch csv: the waits of each thread, none of a 1.0 page"
+else
+	no "batch csv: the waits of each thread"
+	sed 's/^/    /' "$WORK/w.csv" "$WORK/batch.err"
+fi
+env CSF_ROOT="$WROOT" "$CSFTOP" -b -n 1 -o json -s +tid 2> "$WORK/batch.err" \
+	> "$WORK/w.json"
+want='"hist":{"running":[[2097152,904]],"runnable":[[2097152,890],[4194304,10]],"sleeping":[[16777216,880],[33554432,20]],"iowait":[],"blocked":[]},"max_ns":{"running":2000000,"runnable":4000000,"sleeping":30000000,"iowait":0,"blocked":0},"waker":{"tid":0,"comm":""},"preempted_by":null}'
+if grep -qF "$want" "$WORK/w.json" &&
+   grep -qF '"waker":null,"preempted_by":{"tid":4245,"comm":"contend-b"}}' "$WORK/w.json" &&
+   [ "$(grep -o '"hist"' "$WORK/w.json" | wc -l)" = 2 ] &&
+   python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$WORK/w.json" 2>/dev/null; then
+	ok "batch json: each thread's histograms, longest, waker and preemptor"
+else
+	no "batch json: each thread's histograms"
+	sed 's/^/    /' "$WORK/w.json" "$WORK/batch.err"
+fi
 
 # The cells of ids, totals and counts are remembered from frame to frame:
 # the second frame, after totals grew in rows that kept their place and

@@ -76,9 +76,39 @@ static const struct row *find(const struct screen *s, uint32_t tid)
 static const char *const sort_names[NSORT] = { "echo", "Charlie", "alpha",
 					       "delta", "Bravo" };
 
+/*
+ * Thread @k's histograms at the second sample: its runnable and sleeping
+ * waits and its names differ from the others' in every waits column.
+ */
+static void sort_hist(struct csf_hist *h, const struct csf_snap *s,
+		      unsigned int k, int later)
+{
+	memset(h, 0, sizeof(*h));
+	h->tid = s->tid;
+	h->registered_at = s->registered_at;
+	h->now = s->now;
+	h->max_known = (1u << CSF_NR_STATES) - 1;
+	if (!later)
+		return;
+	h->count[CSF_STATE_RUNNABLE][10 + (k * 2) % 5] = 10;
+	h->max_ns[CSF_STATE_RUNNABLE] = CSF_HIST_UPPER_NS(9 + (k * 2) % 5) + k;
+	h->count[CSF_STATE_SLEEPING][12 + (k * 3) % 5] = 100;
+	h->max_ns[CSF_STATE_SLEEPING] = CSF_HIST_UPPER_NS(11 + (k * 3) % 5);
+	h->max_end[CSF_STATE_RUNNABLE] = h->max_end[CSF_STATE_SLEEPING] =
+		s->now;
+	h->waker = (struct csf_task){ s->now, 200 + (k * 3) % 5, "" };
+	snprintf(h->waker.comm, sizeof(h->waker.comm), "%s",
+		 sort_names[(k * 3) % 5]);
+	h->preemptor = (struct csf_task){ s->now, 300 + (k * 4) % 5, "" };
+	snprintf(h->preemptor.comm, sizeof(h->preemptor.comm), "%s",
+		 sort_names[(k * 4) % 5]);
+}
+
 static void build_sort_model(struct model *m)
 {
 	struct csf_snap a[NSORT], b[NSORT];
+	struct csf_hist ha[NSORT], hb[NSORT];
+	const struct csf_hist *pa[NSORT], *pb[NSORT];
 	static const unsigned int mult[CSF_NR_STATES] = { 1, 2, 3, 4, 6 };
 	struct csf_cpu_snap c0 = mkcpu(0, 0, 0, 0);
 	struct csf_cpu_snap c1 = mkcpu(SEC, SEC / 2, SEC / 2, 100);
@@ -99,10 +129,14 @@ static void build_sort_model(struct model *m)
 		b[k].wakeups = (5 - k) * 3;
 		b[k].cpu = (k * 3) % 5;
 		b[k].state = (k * 2) % 5;
+		sort_hist(&ha[k], &a[k], k, 0);
+		sort_hist(&hb[k], &b[k], k, 1);
+		pa[k] = &ha[k];
+		pb[k] = &hb[k];
 	}
 	model_init(m, ident);
-	ck_assert_int_eq(model_sample(m, a, NSORT, &c0, 1, 0), 0);
-	ck_assert_int_eq(model_sample(m, b, NSORT, &c1, 1, SEC), 0);
+	ck_assert_int_eq(model_sample(m, a, pa, NSORT, &c0, 1, 0), 0);
+	ck_assert_int_eq(model_sample(m, b, pb, NSORT, &c1, 1, SEC), 0);
 }
 
 /* A share in percent and a rate per second, as doubles for assertions. */
@@ -153,8 +187,10 @@ static int cmp_value(const struct row *x, const struct row *y, enum col col)
 
 static int cmp_col(const struct row *x, const struct row *y, enum col col)
 {
-	if (col == COL_COMM)
-		return strcasecmp(x->snap.comm, y->snap.comm);
+	const struct column *c = &columns[col];
+
+	if (c->name)
+		return strncasecmp(c->name(x), c->name(y), 16);
 	return cmp_value(x, y, col);
 }
 
@@ -208,7 +244,7 @@ START_TEST(test_sort_ties_broken_by_tid)
 	size_t idx[3];
 
 	model_init(&m, ident);
-	ck_assert_int_eq(model_sample(&m, s, 3, NULL, 0, 0), 0);
+	ck_assert_int_eq(model_sample(&m, s, NULL, 3, NULL, 0, 0), 0);
 	ck_assert_uint_eq(model_select(model_shown(&m), NULL, COL_COMM, 1,
 				       idx), 3);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 10);
@@ -293,11 +329,11 @@ START_TEST(test_sort_many_rows_matches_comparison_sort)
 		b[k].cpu = (uint32_t)(lcg(&x) % 3);
 	}
 	model_init(&m, ident);
-	ck_assert_int_eq(model_sample(&m, a, NMANY, &c0, 1, 0), 0);
-	ck_assert_int_eq(model_sample(&m, b, NMANY, &c1, 1, SEC), 0);
+	ck_assert_int_eq(model_sample(&m, a, NULL, NMANY, &c0, 1, 0), 0);
+	ck_assert_int_eq(model_sample(&m, b, NULL, NMANY, &c1, 1, SEC), 0);
 	for (int c = 0; c < COL_NR; c++)
 		for (int desc = 0; desc < 2; desc++)
-			if (c != COL_COMM)
+			if (!columns[c].name)
 				check_order(model_shown(&m), (enum col)c, desc);
 
 	/* the same rows out of TID order: the sort may not rely on it */
@@ -401,7 +437,7 @@ START_TEST(test_first_sample_shows_since_registration)
 	s.time[CSF_STATE_SLEEPING] = 600 * MS;
 	s.nvcsw = 50;
 	model_init(&m, ident);
-	ck_assert_int_eq(model_sample(&m, &s, 1, NULL, 0, 0), 0);
+	ck_assert_int_eq(model_sample(&m, &s, NULL, 1, NULL, 0, 0), 0);
 	r = find(model_shown(&m), 1);
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r->flags & ROW_NEW);
@@ -429,8 +465,8 @@ START_TEST(test_rates_over_interval)
 	b.migrations = 3;
 	b.wakeups = 9;
 	model_init(&m, ident);
-	ck_assert_int_eq(model_sample(&m, &a, 1, NULL, 0, 0), 0);
-	ck_assert_int_eq(model_sample(&m, &b, 1, NULL, 0, 500 * MS), 0);
+	ck_assert_int_eq(model_sample(&m, &a, NULL, 1, NULL, 0, 0), 0);
+	ck_assert_int_eq(model_sample(&m, &b, NULL, 1, NULL, 0, 500 * MS), 0);
 	r = find(model_shown(&m), 1);
 	ck_assert(!(r->flags & ROW_NEW));
 	ck_assert_double_eq_tol(value(r, COL_RUN_PCT), 20.0, 1e-9);
@@ -457,8 +493,8 @@ START_TEST(test_rates_never_above_100_percent)
 	b.now += 100 * MS;
 	b.time[CSF_STATE_RUNNING] += 101 * MS;
 	model_init(&m, ident);
-	model_sample(&m, &a, 1, NULL, 0, 0);
-	model_sample(&m, &b, 1, NULL, 0, 100 * MS);
+	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
+	model_sample(&m, &b, NULL, 1, NULL, 0, 100 * MS);
 	ck_assert_double_le(pct_of(find(model_shown(&m), 1),
 				    CSF_STATE_RUNNING), 100.0);
 	model_free(&m);
@@ -482,8 +518,8 @@ START_TEST(test_rates_across_counter_reset)
 	b.nvcsw = 7;
 	b.nivcsw = 3;
 	model_init(&m, ident);
-	model_sample(&m, &a, 1, NULL, 0, 0);
-	model_sample(&m, &b, 1, NULL, 0, SEC);
+	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
+	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
 	r = find(model_shown(&m), 1);
 	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 20.0, 1e-9);
 	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 7.0, 1e-9);
@@ -506,8 +542,8 @@ START_TEST(test_rates_new_incarnation_of_tid)
 	b.time[CSF_STATE_RUNNING] = 400 * MS;
 	b.nvcsw = 4;
 	model_init(&m, ident);
-	model_sample(&m, &a, 1, NULL, 0, 0);
-	model_sample(&m, &b, 1, NULL, 0, SEC);
+	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
+	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
 	r = find(model_shown(&m), 1);
 	ck_assert(r->flags & ROW_NEW);
 	ck_assert_str_eq(r->snap.comm, "new");
@@ -525,9 +561,9 @@ START_TEST(test_exited_thread_unmapped_lingers_then_goes)
 	const struct row *r;
 
 	model_init(&m, ident);
-	model_sample(&m, a, 2, NULL, 0, 0);
+	model_sample(&m, a, NULL, 2, NULL, 0, 0);
 	a[0].now += SEC;
-	model_sample(&m, a, 1, NULL, 0, SEC);
+	model_sample(&m, a, NULL, 1, NULL, 0, SEC);
 	r = find(model_shown(&m), 2);
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r->flags & ROW_EXITED);
@@ -535,9 +571,9 @@ START_TEST(test_exited_thread_unmapped_lingers_then_goes)
 	ck_assert_double_eq(value(r, COL_VCSW_RATE), 0);
 	ck_assert_uint_eq(model_shown(&m)->nthreads, 1);
 	/* still there just before the linger time, gone at it */
-	model_sample(&m, a, 1, NULL, 0, SEC + MODEL_LINGER_NS - 1);
+	model_sample(&m, a, NULL, 1, NULL, 0, SEC + MODEL_LINGER_NS - 1);
 	ck_assert_ptr_nonnull(find(model_shown(&m), 2));
-	model_sample(&m, a, 1, NULL, 0, SEC + MODEL_LINGER_NS);
+	model_sample(&m, a, NULL, 1, NULL, 0, SEC + MODEL_LINGER_NS);
 	ck_assert_ptr_null(find(model_shown(&m), 2));
 	ck_assert_ptr_nonnull(find(model_shown(&m), 1));
 	model_free(&m);
@@ -555,15 +591,15 @@ START_TEST(test_exited_state_in_page_keeps_final_delta)
 	b.state = CSF_STATE_EXITED;
 	b.time[CSF_STATE_RUNNING] += 250 * MS;
 	model_init(&m, ident);
-	model_sample(&m, &a, 1, NULL, 0, 0);
-	model_sample(&m, &b, 1, NULL, 0, SEC);
+	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
+	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
 	r = find(model_shown(&m), 1);
 	ck_assert(r->flags & ROW_EXITED);
 	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 25.0, 1e-9);
 	ck_assert_uint_eq(model_shown(&m)->nthreads, 0);
 	/* the page still reads, but an exited row only lingers */
 	b.now += 3 * SEC;
-	model_sample(&m, &b, 1, NULL, 0, SEC + MODEL_LINGER_NS);
+	model_sample(&m, &b, NULL, 1, NULL, 0, SEC + MODEL_LINGER_NS);
 	ck_assert_ptr_null(find(model_shown(&m), 1));
 	model_free(&m);
 }
@@ -577,7 +613,7 @@ START_TEST(test_counts_threads_and_processes)
 
 	s[3].state = CSF_STATE_EXITED;
 	model_init(&m, ident);
-	model_sample(&m, s, 4, NULL, 0, 0);
+	model_sample(&m, s, NULL, 4, NULL, 0, 0);
 	ck_assert_uint_eq(model_shown(&m)->nrows, 4);
 	ck_assert_uint_eq(model_shown(&m)->nthreads, 3);
 	ck_assert_uint_eq(model_shown(&m)->nprocs, 2);
@@ -597,11 +633,11 @@ START_TEST(test_freeze_stops_screen_sampling_goes_on)
 	c.now += SEC;
 	c.time[CSF_STATE_RUNNING] += 100 * MS;
 	model_init(&m, ident);
-	model_sample(&m, &a, 1, NULL, 0, 0);
-	model_sample(&m, &b, 1, NULL, 0, SEC);
+	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
+	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
 	ck_assert_int_eq(model_freeze(&m), 0);
 	ck_assert_int_eq(m.mode, MODE_FROZEN);
-	model_sample(&m, &c, 1, NULL, 0, 2 * SEC);
+	model_sample(&m, &c, NULL, 1, NULL, 0, 2 * SEC);
 	/* shown: still B's 50%; live moved on to 10% */
 	ck_assert_double_eq_tol(pct_of(find(model_shown(&m), 1), 0), 50.0,
 				1e-9);
@@ -625,7 +661,7 @@ static void build_diff(struct model *m)
 	model_init(m, ident);
 	a[0].time[CSF_STATE_RUNNING] = SEC;
 	a[0].nvcsw = 10;
-	model_sample(m, a, 3, NULL, 0, 0);
+	model_sample(m, a, NULL, 3, NULL, 0, 0);
 	ck_assert_int_eq(model_diff(m), 0);	/* no A yet: takes A */
 	ck_assert_int_eq(m->mode, MODE_FROZEN);
 	model_live(m);
@@ -642,7 +678,7 @@ static void build_diff(struct model *m)
 	b[2].registered_at = 11 * SEC;
 	b[2].time[CSF_STATE_RUNNING] = SEC;
 	nb = 3;		/* thread 3 is not in B's sample: it exited */
-	model_sample(m, b, nb, NULL, 0, 2 * SEC);
+	model_sample(m, b, NULL, nb, NULL, 0, 2 * SEC);
 	ck_assert_int_eq(model_diff(m), 1);
 	ck_assert_int_eq(m->mode, MODE_DIFF);
 }
@@ -719,11 +755,11 @@ START_TEST(test_diff_exited_after_linger)
 	const struct row *r;
 
 	model_init(&m, ident);
-	model_sample(&m, a, 2, NULL, 0, 0);
+	model_sample(&m, a, NULL, 2, NULL, 0, 0);
 	model_freeze(&m);
 	model_live(&m);
-	model_sample(&m, a, 1, NULL, 0, SEC);
-	model_sample(&m, a, 1, NULL, 0, 10 * SEC);	/* 2 lingered out */
+	model_sample(&m, a, NULL, 1, NULL, 0, SEC);
+	model_sample(&m, a, NULL, 1, NULL, 0, 10 * SEC);	/* 2 lingered out */
 	ck_assert_ptr_null(find(&m.live, 2));
 	ck_assert_int_eq(model_diff(&m), 1);
 	r = find(model_shown(&m), 2);
@@ -786,8 +822,8 @@ START_TEST(test_cpu_meters_from_stat_and_sched)
 	b.stat[CSF_STAT_IDLE] += 650 * MS;
 	b.stat[CSF_STAT_IOWAIT] += 100 * MS;
 	model_init(&m, ident);
-	model_sample(&m, NULL, 0, &a, 1, 0);
-	model_sample(&m, NULL, 0, &b, 1, SEC);
+	model_sample(&m, NULL, NULL, 0, &a, 1, 0);
+	model_sample(&m, NULL, NULL, 0, &b, 1, SEC);
 	c = &model_shown(&m)->cpus[0];
 	ck_assert_double_eq_tol(pct(c->busy), 25.0, 1e-9);
 	ck_assert_double_eq_tol(pct(c->iowait), 10.0, 1e-9);
@@ -809,8 +845,8 @@ START_TEST(test_cpu_counter_reset_and_quiet_stat)
 
 	b = mkcpu(10 * SEC + 10 * MS, 5 * MS, 5 * MS, 20);
 	model_init(&m, ident);
-	model_sample(&m, NULL, 0, &a, 1, 0);
-	model_sample(&m, NULL, 0, &b, 1, 10 * MS);
+	model_sample(&m, NULL, NULL, 0, &a, 1, 0);
+	model_sample(&m, NULL, NULL, 0, &b, 1, 10 * MS);
 	c = &model_shown(&m)->cpus[0];
 	ck_assert_double_eq_tol(pct(c->busy), 50.0, 1e-9);
 	ck_assert_double_eq_tol(per_s(c->csw_rate), 2000.0, 1e-6);
@@ -1124,6 +1160,13 @@ START_TEST(test_columns_render_their_values)
 		r.snap.tid = (uint32_t)(rnd() % 3);
 		r.snap.tgid = (uint32_t)(rnd() % 3);
 		r.snap.cpu = (uint32_t)(rnd() % 3);
+		r.flags = ROW_WAITS;
+		r.waits.runnable_p99_ns = rnd() % 2 ? rnd_u64() : 0;
+		r.waits.runnable_max_ns = rnd() % 2 ? rnd_u64() : 0;
+		r.waits.wait_p99_ns = rnd() % 2 ? rnd_u64() : 0;
+		r.waits.waker.at = r.waits.preemptor.at = 1;
+		r.waits.waker.tid = (uint32_t)(rnd() % 3);
+		r.waits.preemptor.tid = (uint32_t)rnd_u64();
 		for (int c = 0; c < COL_NR; c++) {
 			const struct column *col = &columns[c];
 			const char *w;
@@ -1136,7 +1179,9 @@ START_TEST(test_columns_render_their_values)
 				w = FMT_STR(want, fmt_pct, col->ratio(&r));
 				break;
 			case COL_KIND_NS:
-				w = FMT_STR(want, fmt_dur, col->uint(&r));
+				/* a wait of none: "-" */
+				w = col->has && !col->uint(&r) ? "-" :
+				    FMT_STR(want, fmt_dur, col->uint(&r));
 				break;
 			case COL_KIND_RATE:
 				w = FMT_STR(want, fmt_rate, col->ratio(&r));
@@ -1144,7 +1189,8 @@ START_TEST(test_columns_render_their_values)
 			default:
 				/* ids in full, counts compact */
 				if (c == COL_PID || c == COL_TID ||
-				    c == COL_CPU)
+				    c == COL_CPU || c == COL_WAKER_TID ||
+				    c == COL_PREEMPTOR_TID)
 					w = FMT_STR(want, fmt_uint,
 						    col->uint(&r));
 				else
