@@ -12,7 +12,7 @@
 #   2. one VM boot (tests/vm/run.sh --bench, the first kernel of
 #      $CSF_VM_KERNELS or of the installed ones), which prints:
 #      pingpong (context-switch cost: module not loaded, loaded with no
-#      thread registered, loaded with both threads registered; median of 3
+#      thread registered, loaded with both threads registered; median of 9
 #      runs), bench_snap on the real module with clock=tsc and clock=mono,
 #      and tests/bench/csftop_cost.sh (csftop -b over N = 10, 100, 1000
 #      registered threads of csf-demo next to procps top -H -b).

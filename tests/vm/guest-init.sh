@@ -163,9 +163,9 @@ if [ "$CSF_VM_RUN" = bench ]; then
 	dmesg -n 1
 	bsay "guest: $(uname -r), $(nproc) vCPUs (qemu TCG, single-threaded), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	bsay ""
-	bsay "== pingpong: two threads on CPU 0 bounce a byte over pipes (ns per round trip; 5 rounds, the three cases in turn) =="
+	bsay "== pingpong: two threads on CPU 0 bounce a byte over pipes (ns per round trip; 9 rounds, the three cases in turn) =="
 	r0='' r1='' r2=''
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6 7 8 9; do
 		r0="$r0 $(pingpong_ns)"
 		bench_load tsc
 		r1="$r1 $(pingpong_ns)"
