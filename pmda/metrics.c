@@ -20,6 +20,20 @@
 #define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 #define THREAD(field) offsetof(struct csf_snap, field)
 #define CPU(field) offsetof(struct csf_cpu_snap, field)
+#define WAITS(field) offsetof(struct thread_waits, field)
+
+#define WAITS_FROM " From the thread's histograms, since its registration " \
+	"(pages of ABI 1.1; 0 for older ones): interpolated within their " \
+	"log2 bucket as csf_hist_quantile(3) says."
+#define RUNQ(k, name, what)						\
+	{ "thread.waits.runnable." name, CL_WAITS, k, PM_TYPE_U64,	\
+	  THREAD_INDOM, PM_SEM_INSTANT, NS, what " wait for a CPU",	\
+	  "The " what " of the thread's waits for a CPU, in "		\
+	  "nanoseconds." WAITS_FROM, WAITS(runnable) + (k) * sizeof(uint64_t), \
+	  0 }
+#define TASK(k, who, field, type, units, what, help, off)		\
+	{ "thread." who "." field, CL_WAITS, k, type, THREAD_INDOM,	\
+	  PM_SEM_INSTANT, units, what, help, off, 0 }
 
 #define PROC_SUM "  Summed over the process's registered threads, live " \
 	"and those that exited while the agent ran."
@@ -118,6 +132,31 @@ const struct metric metrics[] = {
 	  PM_SEM_INSTANT, NONE, "thread name",
 	  "The thread's name (comm), as the page has it now.",
 	  THREAD(comm), 0 },
+	RUNQ(0, "p50", "median"),
+	RUNQ(1, "p90", "90th percentile"),
+	RUNQ(2, "p99", "99th percentile"),
+	RUNQ(3, "max", "longest"),
+	{ "thread.waits.all.p99", CL_WAITS, 4, PM_TYPE_U64, THREAD_INDOM,
+	  PM_SEM_INSTANT, NS, "99th percentile of all waits",
+	  "The 99th percentile of all the thread's waits off the CPU (for a "
+	  "CPU, asleep, for I/O, blocked), in nanoseconds." WAITS_FROM,
+	  WAITS(all_p99), 0 },
+	TASK(5, "waker", "tid", PM_TYPE_U32, NONE, "thread ID of its last waker",
+	     "The thread ID of the task that last ended a sleep of the "
+	     "thread; 0 when that was an interrupt (a timer, a device), or "
+	     "when it never slept.", WAITS(waker_tid)),
+	TASK(6, "waker", "comm", PM_TYPE_STRING, NONE, "name of its last waker",
+	     "The name of the task that last ended a sleep of the thread, as "
+	     "it was then; empty for an interrupt or none.", WAITS(waker)),
+	TASK(7, "preemptor", "tid", PM_TYPE_U32, NONE,
+	     "thread ID of its last preemptor",
+	     "The thread ID of the task that last took the thread's CPU while "
+	     "it was still runnable; 0 for none.", WAITS(preemptor_tid)),
+	TASK(8, "preemptor", "comm", PM_TYPE_STRING, NONE,
+	     "name of its last preemptor",
+	     "The name of the task that last took the thread's CPU while it "
+	     "was still runnable, as it was then; empty for none.",
+	     WAITS(preemptor)),
 	COUNTS(CL_PROC, PROC_INDOM, "proc.", PROC_SUM),
 	{ "proc.nthreads", CL_PROC, IT_NTHREADS, PM_TYPE_U32, PROC_INDOM,
 	  PM_SEM_INSTANT, NONE, "live registered threads",
@@ -150,6 +189,23 @@ const struct metric metrics[] = {
 };
 const size_t nr_metrics = sizeof(metrics) / sizeof(metrics[0]);
 
+void thread_waits_of(struct thread_waits *w, const struct csf_hist *h)
+{
+	static const double q[4] = { 0.5, 0.9, 0.99, 1.0 };
+	const unsigned int runq = CSF_HIST_STATE(CSF_STATE_RUNNABLE);
+
+	memset(w, 0, sizeof(*w));
+	if (!h)
+		return;
+	for (int k = 0; k < 4; k++)
+		w->runnable[k] = csf_hist_quantile(h, runq, q[k]);
+	w->all_p99 = csf_hist_quantile(h, CSF_HIST_OFF_CPU, 0.99);
+	w->waker_tid = h->waker.tid;
+	w->preemptor_tid = h->preemptor.tid;
+	memcpy(w->waker, h->waker.comm, sizeof(w->waker));
+	memcpy(w->preemptor, h->preemptor.comm, sizeof(w->preemptor));
+}
+
 pmAtomValue metric_get(const struct metric *m, const void *snap)
 {
 	const char *p = (const char *)snap + m->off;
@@ -166,7 +222,7 @@ pmAtomValue metric_get(const struct metric *m, const void *snap)
 		memcpy(&a.ul, p, sizeof(a.ul));
 		break;
 	default:
-		if (m->item == IT_STATE) {
+		if (m->cluster == CL_THREAD && m->item == IT_STATE) {
 			memcpy(&v32, p, sizeof(v32));
 			a.cp = (char *)csf_state_name(v32);
 		} else {

@@ -9,11 +9,14 @@
 #define CSF_PMDA_METRICS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <pcp/pmapi.h>
 
+#include "coarse_stat_fs.h"
+
 enum { CPU_INDOM, THREAD_INDOM, PROC_INDOM, NR_INDOMS };
-enum { CL_CPU, CL_THREAD, CL_PROC, CL_MODULE };
+enum { CL_CPU, CL_THREAD, CL_PROC, CL_MODULE, CL_WAITS };
 
 /* Items of the thread and process clusters below CSF_NR_STATES are times. */
 enum {
@@ -27,6 +30,20 @@ enum {
 	IT_M_UNREADABLE,
 };
 
+/*
+ * A thread's waits since registration, from its histograms (pages of ABI
+ * 1.1): the values of the waits cluster, as metric_get() reads them.
+ */
+struct thread_waits {
+	uint64_t runnable[4];		/* p50, p90, p99, longest; ns */
+	uint64_t all_p99;		/* of every wait off the CPU */
+	uint32_t waker_tid, preemptor_tid;
+	char waker[16], preemptor[16];	/* names; "" for none or an interrupt */
+};
+
+/* @w from histograms @h, or all zero for NULL (a page of ABI 1.0). */
+void thread_waits_of(struct thread_waits *w, const struct csf_hist *h);
+
 struct metric {
 	const char *name;	/* under "csf." */
 	unsigned int cluster, item;
@@ -36,9 +53,10 @@ struct metric {
 	pmUnits units;
 	const char *oneline, *help;
 	/*
-	 * Where a cpu metric's value is in struct csf_cpu_snap, and a thread
-	 * metric's in struct csf_snap (unused for the other clusters), and
-	 * whether it is kept there in ticks of the page clock.
+	 * Where a cpu metric's value is in struct csf_cpu_snap, a thread
+	 * metric's in struct csf_snap, a waits metric's in struct
+	 * thread_waits (unused for the other clusters), and whether it is
+	 * kept there in ticks of the page clock.
 	 */
 	size_t off;
 	int ticks;
@@ -48,9 +66,10 @@ extern const struct metric metrics[];
 extern const size_t nr_metrics;
 
 /*
- * metric_get - the value of the cpu or thread metric @m in @snap (a
- * struct csf_cpu_snap or csf_snap), in the metric's units: ticks become
- * nanoseconds, a state its name.  A string points into @snap or is static.
+ * metric_get - the value of the cpu, thread or waits metric @m in @snap (a
+ * struct csf_cpu_snap, csf_snap or thread_waits), in the metric's units:
+ * ticks become nanoseconds, a state its name.  A string points into @snap
+ * or is static.
  */
 pmAtomValue metric_get(const struct metric *m, const void *snap);
 

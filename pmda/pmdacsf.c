@@ -103,6 +103,8 @@ static struct agent {
 	size_t nlive;
 	struct proc *procs;		/* sorted by tgid */
 	size_t nprocs;
+	/* by position in live[]: the waits of a fetch that asks for them */
+	struct thread_waits *waits;
 	size_t cap;			/* of the arrays of threads and procs */
 	struct proc *gone;		/* exited threads' sums, by tgid */
 	size_t ngone;
@@ -153,6 +155,7 @@ static int reserve(size_t n)
 	RESIZE(ag.proc_names);
 	RESIZE(ag.folded);
 	RESIZE(ag.folding);
+	RESIZE(ag.waits);
 #undef RESIZE
 	ag.cap = cap;
 	return 0;
@@ -439,6 +442,8 @@ static pmAtomValue value_at(const struct metric *m, size_t pos)
 		return metric_get(m, &ag.s.cpus[pos]);
 	case CL_THREAD:
 		return metric_get(m, ag.live[pos]);
+	case CL_WAITS:
+		return metric_get(m, &ag.waits[pos]);
 	case CL_PROC:
 		return proc_value(m->item, &ag.procs[pos]);
 	}
@@ -535,9 +540,24 @@ static void put_values(pmValueSet *vset, const struct metric *m,
  * apart.  They live as long as the set, which a local context's caller
  * keeps past the next fetch (__pmFetchLocal()).
  */
+/*
+ * The waits of the threads the client asks for, once for every waits
+ * metric of the fetch: five quantiles of a thread's histograms, not one
+ * per value.
+ */
+static void fetch_waits(void)
+{
+	for (size_t j = 0; j < ag.nsel[THREAD_INDOM]; j++) {
+		size_t pos = ag.sel[THREAD_INDOM][j];
+		size_t k = (size_t)(ag.live[pos] - ag.s.snaps);
+
+		thread_waits_of(&ag.waits[pos], ag.s.lasts[k]);
+	}
+}
+
 static int csf_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 {
-	int picked[NR_INDOMS] = { 0 };
+	int picked[NR_INDOMS] = { 0 }, waits = 0;
 
 	refresh();
 	if (n > ag.nres) {
@@ -566,6 +586,8 @@ static int csf_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda)
 				picked[m->indom] = 1;
 				nv = ag.nsel[m->indom];
 			}
+			if (m->cluster == CL_WAITS && !waits++)
+				fetch_waits();
 			nb = m->type == PM_TYPE_U32 ? 0 : nv;
 		}
 		head = sizeof(*vset) + (nv > 1 ? nv - 1 : 0) *
@@ -603,7 +625,10 @@ static int csf_instance(pmInDom indom, int inst, char *name,
 static void print_pmns(void)
 {
 	const char *groups[] = { "cpu", "cpu.stat", "thread", "thread.time",
-				 "proc", "proc.time", "module", "agent" };
+				 "thread.waits", "thread.waits.runnable",
+				 "thread.waits.all", "thread.waker",
+				 "thread.preemptor", "proc", "proc.time",
+				 "module", "agent" };
 	const char *top[] = { "cpu", "thread", "proc", "module", "agent" };
 
 	printf("/* written by pmdacsf --pmns from its metric table */\n\n");
@@ -618,7 +643,8 @@ static void print_pmns(void)
 		/* subgroups first, then the metrics directly under it */
 		for (size_t s = 0; s < sizeof(groups) / sizeof(groups[0]); s++)
 			if (!strncmp(groups[s], groups[g], len) &&
-			    groups[s][len] == '.')
+			    groups[s][len] == '.' &&
+			    !strchr(groups[s] + len + 1, '.'))
 				printf("\t%s\n", groups[s] + len + 1);
 		for (size_t i = 0; i < nr_metrics; i++) {
 			const char *n = metrics[i].name;

@@ -28,13 +28,18 @@ int sampler_open(struct sampler *s)
 
 void sampler_close(struct sampler *s)
 {
-	for (size_t i = 0; i < s->nmaps; i++)
+	for (size_t i = 0; i < s->nmaps; i++) {
 		csf_thread_unmap(s->maps[i].map);
+		free(s->maps[i].hist);
+	}
+	for (size_t i = 0; i < s->nretired; i++)
+		free(s->retired[i]);
+	free(s->retired);
 	free(s->maps);
 	free(s->tids);
 	free(s->snaps);
 	free(s->hists);
-	free(s->hist_buf);
+	free(s->lasts);
 	free(s->cpus);
 	memset(s, 0, sizeof(*s));
 }
@@ -142,13 +147,39 @@ static void sample_hist(struct sampler *s, struct sampler_map *m, size_t k)
 	uint64_t since = s->snaps[k].state_since;
 
 	s->hists[k] = NULL;
-	if (m->hist_read && m->hist_since == since)
+	if (!m->hist || m->hist_since != since) {
+		if (!m->hist)
+			m->hist = malloc(sizeof(*m->hist));
+		if (m->hist && !csf_thread_read_hist(m->map, m->hist)) {
+			s->hists[k] = m->hist;
+			m->hist_since = since;
+		} else {
+			free(m->hist);
+			m->hist = NULL;
+		}
+	}
+	s->lasts[k] = m->hist;
+}
+
+/* An unmapped thread's last read, kept for this frame's readers. */
+static void retire_hist(struct sampler *s, struct sampler_map *m, size_t n)
+{
+	struct csf_hist **r;
+
+	if (!m->hist)
 		return;
-	if (csf_thread_read_hist(m->map, &s->hist_buf[k]))
-		return;
-	s->hists[k] = &s->hist_buf[k];
-	m->hist_since = since;
-	m->hist_read = 1;
+	r = realloc(s->retired, (s->nretired + 1) * sizeof(*r));
+	if (r) {
+		s->retired = r;
+		s->retired[s->nretired++] = m->hist;
+	} else {
+		/* without room to keep it, the frame shows it without one */
+		for (size_t k = 0; k < n; k++)
+			if (s->lasts[k] == m->hist)
+				s->lasts[k] = s->hists[k] = NULL;
+		free(m->hist);
+	}
+	m->hist = NULL;
 }
 
 /* How far ahead pages are prefetched: 4, 8 and 16 threads measured alike. */
@@ -160,6 +191,10 @@ int sampler_read(struct sampler *s)
 	size_t k = 0, keep = 0;
 	int err;
 
+	/* the last frame's unmapped threads' reads: nobody reads them now */
+	for (size_t i = 0; i < s->nretired; i++)
+		free(s->retired[i]);
+	s->nretired = 0;
 	err = csf_generation(&gen);
 	if (err)
 		return err;
@@ -174,7 +209,6 @@ int sampler_read(struct sampler *s)
 		size_t n = s->nmaps;
 		struct csf_snap *snaps = realloc(s->snaps, n * sizeof(*snaps));
 		const struct csf_hist **hists;
-		struct csf_hist *buf;
 
 		if (!snaps)
 			return -ENOMEM;
@@ -183,10 +217,10 @@ int sampler_read(struct sampler *s)
 		if (!hists)
 			return -ENOMEM;
 		s->hists = hists;
-		buf = realloc(s->hist_buf, n * sizeof(*buf));
-		if (!buf)
+		hists = realloc(s->lasts, n * sizeof(*hists));
+		if (!hists)
 			return -ENOMEM;
-		s->hist_buf = buf;
+		s->lasts = hists;
 		s->snaps_cap = n;
 	}
 	/*
@@ -207,6 +241,7 @@ int sampler_read(struct sampler *s)
 		}
 		if (m->tid < 0) {
 			csf_thread_unmap(m->map);
+			retire_hist(s, m, k);
 			continue;
 		}
 		s->maps[keep++] = *m;

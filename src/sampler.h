@@ -18,9 +18,8 @@
 struct sampler_map {
 	pid_t tid;
 	struct csf_thread_map *map;
-	/* the snapshot's state_since when its histograms were last read */
-	uint64_t hist_since;
-	int hist_read;
+	struct csf_hist *hist;		/* its histograms as last read, or NULL */
+	uint64_t hist_since;		/* the snapshot's state_since then */
 };
 
 struct sampler {
@@ -35,10 +34,14 @@ struct sampler {
 	/*
 	 * By snapshot: its thread's histograms, read this frame because an
 	 * interval closed since the last read (the page's state_since
-	 * moved), or NULL: nothing new, and ~1.9 KB not copied.
+	 * moved), or NULL: nothing new, and ~1.9 KB not copied; and the last
+	 * read, whenever it was (NULL: none, as of a page of ABI 1.0).  Valid
+	 * until the next sampler_read().
 	 */
 	const struct csf_hist **hists;
-	struct csf_hist *hist_buf;	/* where this frame's reads are */
+	const struct csf_hist **lasts;
+	struct csf_hist **retired;	/* of unmapped threads: freed next read */
+	size_t nretired;
 	struct csf_cpu_snap *cpus;
 	unsigned int ncpus;
 	unsigned int denied;		/* registered but not ours to map */

@@ -114,10 +114,11 @@ explain() {
 	for f in "$@"; do echo "--- $f"; tail -n 15 "$f"; done
 }
 
-# installed OUT: Install's output OUT says the metrics appeared; else show
-# it and pmcd's log
+# installed OUT: Install's output OUT says the metrics appeared, all those
+# of the agent's table; else show it and pmcd's log
+nmetrics=$("$B/pmda/pmdacsf" --pmns | grep -c '	300:')
 installed() {
-	grep -q 'Check csf metrics have appeared ... 44 metrics' "$1" ||
+	grep -q "Check csf metrics have appeared ... $nmetrics metrics" "$1" ||
 		{ explain "$1" "$P/log/pmcd/pmcd.log"; false; }
 }
 
@@ -166,13 +167,15 @@ check "pmrep -a: every sample has the fixture's values" \
 
 # csftop -a on the same archive: its first sample is what csftop showed
 # live from the fixture (a first sample is since registration, so it does
-# not depend on when it was taken), and every later one has its totals
-"$B/src/csftop" -b -n 1 -o csv | tail -n +2 | cut -d, -f4- > "$W/live.csv"
+# not depend on when it was taken), and every later one has its totals.
+# Up to the wakeups: the waits of an interval (from the histograms of two
+# reads) are not in an archive, and replay leaves them empty.
+"$B/src/csftop" -b -n 1 -o csv | tail -n +2 | cut -d, -f4-23 > "$W/live.csv"
 "$B/src/csftop" -b -a "$W/archive/csf" -o csv > "$W/replay.csv" 2> "$W/replay.err"
 check "csftop -b -a replays the 20 samples" \
 	test "$(tail -n +2 "$W/replay.csv" | cut -d, -f1 | uniq | wc -l)" = 20
 check "csftop -b -a: the first sample as csftop showed it live" \
-	sh -c "grep '^1,' '$W/replay.csv' | cut -d, -f4- | cmp -s - '$W/live.csv'"
+	sh -c "grep '^1,' '$W/replay.csv' | cut -d, -f4-23 | cmp -s - '$W/live.csv'"
 check "csftop -b -a: every sample has the fixture's 6 threads and totals" \
 	test "$(tail -n +2 "$W/replay.csv" | cut -d, -f6-9,15-19 | sort | uniq -c |
 		awk '$1 == 20' | wc -l)" = 6

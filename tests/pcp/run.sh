@@ -6,7 +6,8 @@
 #
 # 1. The DSO through pminfo -L (pmSpecLocalPMDA): every value of every
 #    metric against what the fixture says, computed here from the SPEC
-#    (times in ms there, ns in PCP; processes are sums of their threads).
+#    (times in ms there, ns in PCP; processes are sums of their threads),
+#    and the waits from a fixture with histograms.
 # 2. The PMNS and help text the agent writes from its table: newhelp takes
 #    them, and every metric pminfo lists has its help.
 # 3. The daemon through dbpmda (its pipe protocol, as pmcd speaks it),
@@ -71,6 +72,47 @@ n_metrics=$(local_pminfo csf | wc -l)
 n_valued=$(cut -d' ' -f1 "$W/got" | sort -u | wc -l)
 check "DSO: every one of the $n_metrics metrics has values" test "$n_metrics" -gt 0 -a "$n_metrics" = "$n_valued"
 check "DSO: no error on stderr" test ! -s "$W/pminfo.err" -o -z "$(grep -v 'help text' "$W/pminfo.err")"
+# The waits since registration, from the histograms of tests/tui's waits
+# fixture; the values by csf_hist_quantile(3)'s rule, computed by hand.
+# 5000's page is of ABI 1.0: zeros.
+"$MKFAKEROOT" "$W/root-waits" < "$srcdir/tests/tui/cases/waits.spec" || exit 1
+CSF_ROOT=$W/root-waits local_pminfo -f csf.thread.waits csf.thread.waker \
+	csf.thread.preemptor | values > "$W/got-waits"
+cat > "$W/want-waits" <<'EOF2'
+csf.thread.preemptor.comm 4242 ""
+csf.thread.preemptor.comm 4244 "contend-b"
+csf.thread.preemptor.comm 5000 ""
+csf.thread.preemptor.tid 4242 0
+csf.thread.preemptor.tid 4244 4245
+csf.thread.preemptor.tid 5000 0
+csf.thread.waits.all.p99 4242 18454937
+csf.thread.waits.all.p99 4244 4177493
+csf.thread.waits.all.p99 5000 0
+csf.thread.waits.runnable.max 4242 4000000
+csf.thread.waits.runnable.max 4244 5000000
+csf.thread.waits.runnable.max 5000 0
+csf.thread.waits.runnable.p50 4242 1578754
+csf.thread.waits.runnable.p50 4244 3147829
+csf.thread.waits.runnable.p50 5000 0
+csf.thread.waits.runnable.p90 4242 2002897
+csf.thread.waits.runnable.p90 4244 3988371
+csf.thread.waits.runnable.p90 5000 0
+csf.thread.waits.runnable.p99 4242 2306867
+csf.thread.waits.runnable.p99 4244 4177493
+csf.thread.waits.runnable.p99 5000 0
+csf.thread.waker.comm 4242 ""
+csf.thread.waker.comm 4244 ""
+csf.thread.waker.comm 5000 ""
+csf.thread.waker.tid 4242 0
+csf.thread.waker.tid 4244 0
+csf.thread.waker.tid 5000 0
+EOF2
+if cmp -s "$W/want-waits" "$W/got-waits"; then
+	ok "DSO: each thread's waits, waker and preemptor from its histograms"
+else
+	no "DSO: each thread's waits"
+	diff "$W/want-waits" "$W/got-waits" | sed 's/^/    /'
+fi
 # pmval -L and pmrep keep a result past the next fetch, for rates: its
 # values must not change with the next one (a root of its own: 4242 ran
 # 100 ms, then 150)
