@@ -178,49 +178,87 @@ static inline int csf_seq_retry(const uint32_t *seq, uint32_t start,
 }
 
 /*
- * csf_page_read - a consistent snapshot of a thread page at "now", the
- * open interval added: the thread's own csf_thread_snap() and the
- * monitor's csf_thread_read() both read through this, and only this.
- * "now" is read inside the section so that it and the copy describe one
- * instant; the arithmetic waits until the copy is known to be good.
- * 0, or -EAGAIN when the page did not become stable within the bound
- * (@snap is then undefined).
+ * The page's fields a snapshot takes, copied in runs the two layouts
+ * share (times, counters, ids, name), plain loads; the page's state.
  */
-static inline int csf_page_read(const struct csf_thread_page *page,
-				struct csf_snap *snap)
+static inline uint32_t csf_page_copy(const struct csf_thread_page *page,
+				     struct csf_snap *snap)
 {
-	uint64_t deadline_ns = 0;
-	uint32_t start, state;
-	unsigned int i;
-	int r;
+	memcpy(snap->time, page->time, sizeof(snap->time));
+	memcpy(&snap->nvcsw, &page->nvcsw, 4 * sizeof(uint64_t));
+	memcpy(&snap->tid, &page->tid, 2 * sizeof(uint32_t));
+	memcpy(snap->comm, page->comm, sizeof(snap->comm));
+	snap->state_since = page->state_since;
+	snap->registered_at = page->registered_at;
+	snap->cpu = page->cpu;
+	return page->state;
+}
 
-	do {
-		if (csf_seq_begin(&page->seq, &start, &deadline_ns))
-			return -EAGAIN;
-		state = page->state;
-		snap->state_since = page->state_since;
-		for (i = 0; i < CSF_NR_STATES; i++)
-			snap->time[i] = page->time[i];
-		snap->nvcsw = page->nvcsw;
-		snap->nivcsw = page->nivcsw;
-		snap->wakeups = page->wakeups;
-		snap->migrations = page->migrations;
-		snap->cpu = page->cpu;
-		snap->tid = page->tid;
-		snap->tgid = page->tgid;
-		snap->registered_at = page->registered_at;
-		memcpy(snap->comm, page->comm, sizeof(snap->comm));
-		snap->now = csf_read_clock();
-	} while ((r = csf_seq_retry(&page->seq, start, &deadline_ns)) > 0);
-	if (csf_unlikely(r))
-		return r;
-
+/* What a good copy still needs: the open interval, a terminated name. */
+static inline int csf_page_done(struct csf_snap *snap, uint32_t state)
+{
 	snap->state = state;
 	/* EXITED has no open interval: its totals are final */
 	if (state < CSF_NR_STATES && snap->now > snap->state_since)
 		snap->time[state] += snap->now - snap->state_since;
 	snap->comm[sizeof(snap->comm) - 1] = '\0';
 	return 0;
+}
+
+/*
+ * csf_page_read_once - the common case of csf_page_read(), inline: one
+ * attempt at a stable page on the TSC.  1 when it read nothing and
+ * csf_page_read() must.
+ */
+static inline int csf_page_read_once(const struct csf_thread_page *page,
+				     struct csf_snap *snap)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t start = __atomic_load_n(&page->seq, __ATOMIC_ACQUIRE), state;
+	uint32_t lo, hi;
+
+	if (csf_unlikely((start & 1) ||
+			 __atomic_load_n(&csf_clock_id, __ATOMIC_RELAXED) !=
+			 CSF_CLOCK_TSC))
+		return 1;
+	state = csf_page_copy(page, snap);
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	snap->now = ((uint64_t)hi << 32) | lo;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (csf_unlikely(__atomic_load_n(&page->seq, __ATOMIC_RELAXED) != start))
+		return 1;
+	return csf_page_done(snap, state);
+#else
+	(void)page, (void)snap;
+	return 1;
+#endif
+}
+
+/*
+ * csf_page_read - a consistent snapshot of a thread page at "now", the
+ * open interval added: the thread's own csf_thread_snap() and the
+ * monitor's csf_thread_read() both read through this, and only this.
+ * "now" is read inside the section so that it and the copy describe one
+ * instant; the arithmetic waits until the copy is known to be good.  0,
+ * or -EAGAIN when the page did not become stable within the bound (@snap
+ * is then undefined).
+ */
+static inline int csf_page_read(const struct csf_thread_page *page,
+				struct csf_snap *snap)
+{
+	uint64_t deadline_ns = 0;
+	uint32_t start, state;
+	int r;
+
+	do {
+		if (csf_seq_begin(&page->seq, &start, &deadline_ns))
+			return -EAGAIN;
+		state = csf_page_copy(page, snap);
+		snap->now = csf_read_clock();
+	} while ((r = csf_seq_retry(&page->seq, start, &deadline_ns)) > 0);
+	if (csf_unlikely(r))
+		return r;
+	return csf_page_done(snap, state);
 }
 
 /*

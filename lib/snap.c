@@ -30,9 +30,26 @@ static int csf_self_once_err;
 /* out of line: its registers and stack stay out of the hot path */
 static int csf_self_register(void) __attribute__((noinline, cold));
 
+/* Everything but one good read of a registered thread's TSC page. */
+static int csf_thread_snap_slow(struct csf_snap *snap)
+	__attribute__((noinline, cold));
+
+/*
+ * One attempt inline, the rest out of line, so that the common case is a
+ * short function that saves no registers (bench_snap).
+ */
 CSF_PUBLIC int csf_thread_snap(struct csf_snap *snap)
 {
-	if (csf_unlikely(!csf_self)) {
+	const struct csf_thread_page *page = csf_self;
+
+	if (csf_likely(page) && !csf_page_read_once(page, snap))
+		return 0;
+	return csf_thread_snap_slow(snap);
+}
+
+static int csf_thread_snap_slow(struct csf_snap *snap)
+{
+	if (!csf_self) {
 		int err = csf_self_register();
 
 		if (err)
