@@ -34,7 +34,8 @@
 #   -m MODES    clock modes to load the module with (default $CSF_VM_MODES or
 #               "mono tsc").
 #   -t TESTS    guest programs, names in BUILDDIR/tests/vm (default
-#               $CSF_VM_TESTS or every executable tests/vm/test_*).
+#               $CSF_VM_TESTS or every executable tests/vm/test_*; "none":
+#               none, to run guest scripts alone).
 #   -s SCRIPTS  guest scripts, names in SRCDIR/tests/vm (default
 #               $CSF_VM_SCRIPTS or every tests/vm/guest_*.sh; "none": none).
 #   --demo      boot once (first kernel), load the module with clock=auto,
@@ -65,7 +66,12 @@
 #   # csf-vm-ship: PATH...
 # an absolute PATH is a host file or directory copied to the same path in
 # the guest; a relative one is BUILDDIR/PATH copied to /tests/BASENAME.
-# ELF files among them get their shared libraries.  SRCDIR/tests/lib.sh,
+# ELF files among them get their shared libraries.  Files that a build or
+# a host may lack (what configure builds only with an optional library,
+# another package's programs) are named the same way by
+#   # csf-vm-needs: PATH...
+# and shipped the same way; when one is missing, the script is left out
+# of the run, with a note saying which.  SRCDIR/tests/lib.sh,
 # the check helpers (ok, no, check, summary) of /init and the scripts, is
 # always there as /tests/lib.sh.
 #
@@ -156,13 +162,17 @@ bench)
 	ship+=(tests/bench/pingpong tests/bench/bench_snap tests/bench/cputime
 		/usr/bin/top) ;;
 test)
-	if [ -z "$tests" ]; then
-		for f in "$builddir"/tests/vm/test_*; do
-			case ${f##*/} in *.*) continue ;; esac
-			[ -f "$f" ] && [ -x "$f" ] && tests+="${tests:+ }${f##*/}"
-		done
+	if [ "$tests" = none ]; then
+		tests=
+	else
+		if [ -z "$tests" ]; then
+			for f in "$builddir"/tests/vm/test_*; do
+				case ${f##*/} in *.*) continue ;; esac
+				[ -f "$f" ] && [ -x "$f" ] && tests+="${tests:+ }${f##*/}"
+			done
+		fi
+		[ -n "$tests" ] || die "no guest test programs in $builddir/tests/vm (run 'make check', which builds them, or 'make tests/vm/test_cpu_page ...')"
 	fi
-	[ -n "$tests" ] || die "no guest test programs in $builddir/tests/vm (run 'make check', which builds them, or 'make tests/vm/test_cpu_page ...')"
 	if [ -z "$scripts" ]; then
 		for f in "$srcdir"/tests/vm/guest_*.sh; do
 			[ -f "$f" ] && scripts+="${scripts:+ }${f##*/}"
@@ -179,12 +189,26 @@ for t in $tests; do
 	is_elf "$f" ||
 		die "$f is not an ELF binary (a libtool wrapper?): guest programs must link the library with -static"
 done
+kept=
 for s in $scripts; do
 	[ -f "$srcdir/tests/vm/$s" ] || die "guest script $srcdir/tests/vm/$s missing"
-	# its own needs: "# csf-vm-ship: PATH..." lines of its header
+	# what it cannot run without: "# csf-vm-needs: PATH..." lines
+	lacks=
+	# shellcheck disable=SC2013 # paths are words
+	for f in $(sed -nE 's/^# csf-vm-needs:(.*)/\1/p' "$srcdir/tests/vm/$s"); do
+		case $f in /*) p=$f ;; *) p=$builddir/$f ;; esac
+		[ -e "$p" ] || lacks+=" $p"
+	done
+	if [ -n "$lacks" ]; then
+		say "note: leaving out guest script $s: missing$lacks"
+		continue
+	fi
+	kept+="${kept:+ }$s"
+	# its files: the "# csf-vm-ship:" and "# csf-vm-needs:" lines
 	# shellcheck disable=SC2207 # paths are words
-	ship+=($(sed -nE 's/^# csf-vm-ship:(.*)/\1/p' "$srcdir/tests/vm/$s"))
+	ship+=($(sed -nE 's/^# csf-vm-(ship|needs):(.*)/\2/p' "$srcdir/tests/vm/$s"))
 done
+scripts=$kept
 for f in "${ship[@]}"; do
 	case $f in /*) p=$f ;; *) p=$builddir/$f ;; esac
 	[ -e "$p" ] || die "$p missing (make builds it; make check builds the test programs)"
