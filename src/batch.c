@@ -536,7 +536,11 @@ static char *cpu_title_line(void)
 static char *title_line(void)
 {
 	struct batch_buf t = { 0 };
+	int last = 0;
 
+	for (int c = 0; c < COL_NR; c++)
+		if (columns[c].batch_width)
+			last = c;
 	ob_putc(&t, ' ');
 	for (int c = 0; c < COL_NR; c++) {
 		const struct column *col = &columns[c];
@@ -544,12 +548,14 @@ static char *title_line(void)
 		int pad = col->batch_width - view_width(title);
 		int right = col->align == ALIGN_RIGHT;
 
+		if (!col->batch_width)
+			continue;
 		ob_putc(&t, ' ');
 		if (right)
 			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
 		ob_puts(&t, title);
 		/* no trailing blanks */
-		if (!right && c != COL_NR - 1)
+		if (!right && c != last)
 			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
 	}
 	ob_putc(&t, '\n');
@@ -614,7 +620,8 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 			return;
 		*p++ = mark_of(s, r)->ch;
 		for (int c = 0; c < COL_NR; c++)
-			p = text_cell(p, r, &columns[c]);
+			if (columns[c].batch_width)
+				p = text_cell(p, r, &columns[c]);
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
 	}

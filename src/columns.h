@@ -26,7 +26,8 @@ struct column {
 	/* screen cells its values need (the title may need more); 0: as
 	 * wide as the widest state name in the language shown */
 	int width;
-	/* csftop -b text: a fixed grid, so that scripts may cut by column */
+	/* csftop -b text: a fixed grid, so that scripts may cut by column;
+	 * 0: not in it (CSV and JSON have every column) */
 	int batch_width;
 	/* the order columns give way in on a narrow screen: 0 stays longest */
 	int priority;
