@@ -294,16 +294,10 @@ const struct column columns[COL_NR] = {
 				.render = render_uint },
 };
 
-char *col_render(char *end, const struct row *r, const struct column *col)
+char *col_dash(char *end)
 {
-	if (!col_has_value(r, col))
-		return put_text(end, "-");
-	return col->render(end, r, col);
-}
-
-int col_has_value(const struct row *r, const struct column *col)
-{
-	return !col->has || col->has(r);
+	*--end = '-';
+	return end;
 }
 
 int column_by_key(const char *key)
