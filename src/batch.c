@@ -485,7 +485,8 @@ static void print_json(struct batch_buf *b, const struct model *m,
 		ob_decimal(b, c->csw_rate, 1000000000);
 		ob_putc(b, '}');
 	}
-	ob_puts(b, "],\"threads\":[");
+	/* "processes" is taken: the number of them */
+	ob_puts(b, o->processes ? "],\"per_process\":[" : "],\"threads\":[");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
 		char text[COL_TEXT_MAX];
@@ -635,6 +636,11 @@ int batch_print(FILE *out, const struct model *m,
 	size_t n;
 	int err;
 
+	if (o->processes) {
+		if (model_processes(s, &b->procs))
+			return -ENOMEM;
+		s = &b->procs.s;
+	}
 	if (b->idx_cap < s->nrows) {
 		size_t *idx = realloc(b->idx, s->nrows * sizeof(*idx));
 
@@ -677,5 +683,6 @@ void batch_buf_free(struct batch_buf *b)
 	free(b->text);
 	free(b->titles);
 	free(b->cpu_titles);
+	model_processes_free(&b->procs);
 	memset(b, 0, sizeof(*b));
 }

@@ -16,6 +16,7 @@ struct batch_opts {
 	enum col sort_col;
 	int sort_desc;
 	const struct filter *filter;
+	int processes;			/* a row per process (-P) */
 	const char *clock_name;		/* untranslated, for CSV/JSON */
 	const char *clock_label;	/* translated, for text */
 	uint64_t time_ns;		/* wall clock of the sample */
@@ -36,6 +37,7 @@ struct batch_buf {
 	int oom;
 	char *titles;			/* the thread table's title line */
 	char *cpu_titles;		/* the CPU table's */
+	struct proc_screen procs;	/* with -P: the rows per process */
 };
 
 /*

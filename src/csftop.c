@@ -52,6 +52,7 @@ static struct batch_opts batch_opts(const struct options *o,
 		.sort_col = o->sort_col,
 		.sort_desc = o->sort_desc,
 		.filter = &o->filter,
+		.processes = o->processes,
 		.clock_name = clock,
 		.clock_label = _(clock),
 	};

@@ -111,13 +111,11 @@ char *fmt_uint(char *e, uint64_t v)
 
 char *fmt_pct(char *e, struct ratio share)
 {
-	uint64_t q;
-
 	/* most shares of a frame are 0 */
 	if (!share.num)
 		return text(e, "0.0");
-	q = scaled(share.num, 1000, share.den);
-	return fixed(e, q < 1000 ? q : 1000, 1, "");
+	/* a process's share of the interval may pass 100%, as in top */
+	return fixed(e, scaled(share.num, 1000, share.den), 1, "");
 }
 
 char *fmt_dur(char *e, uint64_t ns)

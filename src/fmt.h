@@ -40,7 +40,7 @@ uint64_t ratio_scaled(struct ratio q, uint64_t mul);
 
 /* "%llu" */
 char *fmt_uint(char *end, uint64_t v);
-/* @share as percent, "%.1f", within 0.0 to 100.0 */
+/* @share as percent, "%.1f" (a process's share may pass 100.0) */
 char *fmt_pct(char *end, struct ratio share);
 /* "%lluns", "%.1fus", "%.1fms", "%.2fs", "%llum%02llus", "%lluh%02llum",
  * "%llud" by size */

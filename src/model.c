@@ -798,6 +798,115 @@ const struct screen *model_shown(const struct model *m)
 	}
 }
 
+/* --- processes ----------------------------------------------------- */
+
+/* Which thread state a process shows: the most active of them. */
+static const unsigned char state_rank[CSF_STATE_EXITED + 1] = {
+	[CSF_STATE_RUNNING] = 5, [CSF_STATE_RUNNABLE] = 4,
+	[CSF_STATE_IOWAIT] = 3, [CSF_STATE_BLOCKED] = 2,
+	[CSF_STATE_SLEEPING] = 1, [CSF_STATE_EXITED] = 0,
+};
+
+static int cmp_tgid_tid(const void *a, const void *b, void *rows)
+{
+	const struct row *r = rows;
+	const struct csf_snap *x = &r[*(const size_t *)a].snap;
+	const struct csf_snap *y = &r[*(const size_t *)b].snap;
+
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Add thread row @t to process row @p, which holds at least one already. */
+static void proc_add(struct row *p, const struct row *t)
+{
+	const unsigned int keep = ROW_EXITED | ROW_NEW | ROW_APPEARED | ROW_GONE;
+
+	if (t->snap.tid == t->snap.tgid) {	/* the main thread names it */
+		memcpy(p->snap.comm, t->snap.comm, sizeof(p->snap.comm));
+		p->snap.cpu = t->snap.cpu;
+	}
+	if (state_rank[row_state(t)] > state_rank[p->snap.state])
+		p->snap.state = row_state(t);
+	for (int i = 0; i < CSF_NR_STATES; i++) {
+		p->delta_ns[i] += t->delta_ns[i];
+		p->total_ns[i] += t->total_ns[i];
+	}
+	p->d_nvcsw += t->d_nvcsw;
+	p->d_nivcsw += t->d_nivcsw;
+	p->migrations += t->migrations;
+	p->wakeups += t->wakeups;
+	if (t->interval_ns > p->interval_ns)
+		p->interval_ns = t->interval_ns;
+	if (t->exited_at_ns > p->exited_at_ns)
+		p->exited_at_ns = t->exited_at_ns;
+	/* all of them new, exited, appeared or gone; any of them changed */
+	p->flags = (p->flags & t->flags & keep) |
+		   ((p->flags | t->flags) & ROW_CHANGED);
+}
+
+static void proc_first(struct row *p, const struct row *t)
+{
+	*p = *t;
+	p->snap.tid = t->snap.tgid;
+	p->snap.state = row_state(t);
+	p->flags &= ~ROW_WAITS;
+	p->hist = 0;
+	memset(&p->waits, 0, sizeof(p->waits));
+}
+
+int model_processes(const struct screen *src, struct proc_screen *out)
+{
+	struct screen *s = &out->s;
+	size_t n = 0;
+
+	s->nrows = 0;
+	if (out->order_cap < src->nrows) {
+		size_t *o = realloc(out->order, src->nrows * sizeof(*o));
+
+		if (!o)
+			return -ENOMEM;
+		out->order = o;
+		out->order_cap = src->nrows;
+	}
+	if (screen_reserve(s, src->nrows))
+		return -ENOMEM;
+	for (size_t i = 0; i < src->nrows; i++)
+		out->order[i] = i;
+	qsort_r(out->order, src->nrows, sizeof(*out->order), cmp_tgid_tid,
+		src->rows);
+	for (size_t i = 0; i < src->nrows; i++) {
+		const struct row *t = &src->rows[out->order[i]];
+
+		if (n && s->rows[n - 1].snap.tgid == t->snap.tgid) {
+			proc_add(&s->rows[n - 1], t);
+		} else {
+			proc_first(&s->rows[n], t);
+			n++;
+		}
+	}
+	s->nrows = n;
+	s->kind = src->kind;
+	s->cpus = src->cpus;
+	s->ncpus = src->ncpus;
+	s->taken_ns = src->taken_ns;
+	s->interval_ns = src->interval_ns;
+	s->csw_rate = src->csw_rate;
+	s->nthreads = src->nthreads;
+	s->nprocs = src->nprocs;
+	s->seq = src->seq;
+	s->hists = NULL;
+	return 0;
+}
+
+void model_processes_free(struct proc_screen *p)
+{
+	free(p->s.rows);
+	free(p->order);
+	memset(p, 0, sizeof(*p));
+}
+
 /* --- filter --------------------------------------------------------- */
 
 int parse_pid_list(const char *text, pid_t *pids, size_t max)

@@ -228,6 +228,27 @@ int model_diff(struct model *m);
 /* The screen to draw in the current mode. */
 const struct screen *model_shown(const struct model *m);
 
+/*
+ * The processes of a screen, for the process view and --processes: one
+ * row per tgid summing its threads' rows (times, shares, counters; a
+ * process's share of the interval may pass 100%, as in top), in a screen
+ * of its own whose rows are in tgid order.  A process row's TID is its
+ * tgid, its name and CPU the main thread's (the lowest tid's when the
+ * main thread is not registered), its state the most active of its
+ * threads' (running, runnable, iowait, blocked, sleeping; exited when all
+ * are), and it has no histograms.  The CPUs and counts are @src's,
+ * borrowed: valid while @src is.
+ */
+struct proc_screen {
+	struct screen s;
+	size_t *order;			/* scratch: @src's rows by tgid */
+	size_t order_cap;
+};
+
+/* Fill @out from @src; 0 or -ENOMEM (@out then holds no rows). */
+int model_processes(const struct screen *src, struct proc_screen *out);
+void model_processes_free(struct proc_screen *p);
+
 /* Filter: a list of PIDs/TIDs, or a substring of the thread name. */
 #define FILTER_MAX_PIDS 64
 struct filter {

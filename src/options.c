@@ -40,6 +40,8 @@ static void print_help(void)
 	puts(_("  -s, --sort=[+|-]COLUMN sort on COLUMN, + ascending, - "
 	       "descending"));
 	puts(_("  -p, --pid=PID[,PID...] only these processes (or threads)"));
+	puts(_("  -P, --processes        a row per process, its threads summed "
+	       "(H switches)"));
 	puts(_("  -a, --archive=ARCHIVE  replay a PCP archive of csf metrics "
 	       "(pmdacsf(1))\n                           instead of the pages: "
 	       "its records, or samples\n                           -d ms apart"));
@@ -58,7 +60,8 @@ static void print_help(void)
 	putchar('\n');
 	puts(_("Keys: F1/h help, F6 or < > sort column, I invert, F4 or \\ "
 	       "filter,\nz or Space freeze, d diff against the frozen screen, "
-	       "l or Esc live,\n+/- interval, q or F10 quit."));
+	       "l or Esc live,\nH processes or threads, +/- interval, q or F10 "
+	       "quit."));
 	puts(_("Replaying (-a): [ and ] step one sample back and forth, g go "
 	       "to a time,\np play or pause, +/- play faster or slower."));
 	putchar('\n');
@@ -119,6 +122,7 @@ int parse_options(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "processes", no_argument, NULL, 'P' },
 		{ "archive", required_argument, NULL, 'a' },
 		{ "start", required_argument, NULL, 'S' },
 		{ "finish", required_argument, NULL, 'T' },
@@ -134,7 +138,7 @@ int parse_options(int argc, char **argv, struct options *o)
 	o->sort_col = COL_DEFAULT_SORT;
 	o->sort_desc = columns[COL_DEFAULT_SORT].desc_first;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:a:S:T:hV", longopts,
+	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:Pa:S:T:hV", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -200,6 +204,9 @@ int parse_options(int argc, char **argv, struct options *o)
 					PROGRAM, optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'P':
+			o->processes = 1;
 			break;
 		case 'h':
 			print_help();

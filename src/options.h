@@ -25,6 +25,7 @@ struct options {
 	int sort_desc;
 	struct filter filter;
 	int interval_set;		/* -d given */
+	int processes;			/* -P: a row per process */
 	const char *archive;		/* -a: replay this PCP archive */
 	const char *start, *finish;	/* -S, -T: its time window */
 };

@@ -564,6 +564,10 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 		ui->sort_desc = !ui->sort_desc;
 		tui_refresh_view(t);
 		break;
+	case 'H':
+		view_toggle_processes(ui);
+		tui_refresh_view(t);
+		break;
 	case 'z':
 	case ' ':
 		toggle_freeze(t);
@@ -736,6 +740,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 	t.ui.filter = o->filter;
 	t.ui.sort_col = o->sort_col;
 	t.ui.sort_desc = o->sort_desc;
+	t.ui.processes = o->processes;
 	t.ui.interval_ms = o->interval_ms;
 	t.ui.clock_name = _(smp ? sampler_clock_key() : rp->clock);
 #ifdef HAVE_PCP
@@ -803,6 +808,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 	}
 	model_free(&t.model);
 	free(t.ui.idx);
+	model_processes_free(&t.ui.procs);
 	view_free();
 out:
 	tui_restore_terminal();

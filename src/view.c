@@ -203,9 +203,30 @@ void view_message(struct ui *ui, const char *fmt, ...)
 
 /* --- selection ------------------------------------------------------ */
 
+const struct screen *view_screen(const struct ui *ui)
+{
+	return ui->processes ? &ui->procs.s : model_shown(ui->model);
+}
+
+void view_toggle_processes(struct ui *ui)
+{
+	const struct screen *s = view_screen(ui);
+
+	/* a thread's process, or a process's main thread */
+	if (ui->nidx && ui->sel < ui->nidx)
+		ui->sel_tid = s->rows[ui->idx[ui->sel]].snap.tgid;
+	ui->processes = !ui->processes;
+}
+
 int view_select(struct ui *ui)
 {
 	const struct screen *s = model_shown(ui->model);
+
+	if (ui->processes) {
+		if (model_processes(s, &ui->procs))
+			return -1;
+		s = &ui->procs.s;
+	}
 
 	if (ui->idx_cap < s->nrows) {
 		size_t *idx = realloc(ui->idx, s->nrows * sizeof(*idx));
@@ -241,7 +262,7 @@ void view_move(struct ui *ui, long delta)
 	if (sel >= (long)ui->nidx)
 		sel = (long)ui->nidx - 1;
 	ui->sel = (size_t)sel;
-	ui->sel_tid = model_shown(ui->model)->rows[ui->idx[ui->sel]].snap.tid;
+	ui->sel_tid = view_screen(ui)->rows[ui->idx[ui->sel]].snap.tid;
 }
 
 int view_column_at(const struct ui *ui, int y, int x)
@@ -553,6 +574,12 @@ static void draw_mode(struct ui *ui, const struct screen *s, int y)
 		snprintf(mode + len, sizeof(mode) - len, _(", replay at %s"),
 			 ui->place);
 	}
+	if (ui->processes) {
+		size_t len = strlen(mode);
+
+		snprintf(mode + len, sizeof(mode) - len, "%s",
+			 _(", processes"));
+	}
 	move(y, 0);
 	clrtoeol();
 	attrset(m->mode == MODE_LIVE ? A_BOLD :
@@ -647,6 +674,7 @@ static const char *const help_keys[][2] = {
 	{ "z " "Space", N_("freeze the screen (sampling goes on); again: live") },
 	{ "d", N_("diff: B minus the frozen screen A; d again: new B") },
 	{ "l Esc", N_("back to the live view") },
+	{ "H", N_("a row per process, threads summed, or per thread") },
 	{ "+ -", N_("longer / shorter refresh interval (10 ms at least)") },
 	{ "[ ]", N_("replay (-a): one sample back / forth") },
 	{ "g", N_("replay: go to a time (PCP's syntax, as -S)") },
@@ -806,10 +834,15 @@ static const struct row *detail_row(const struct ui *ui,
 
 int view_detail_open(struct ui *ui)
 {
-	const struct screen *s = model_shown(ui->model);
+	const struct screen *s = view_screen(ui);
 
 	if (!ui->nidx)
 		return -1;
+	if (ui->processes) {
+		/* a process row has no histograms of its own */
+		view_message(ui, "%s", _("Waits are per thread: H shows threads"));
+		return 0;
+	}
 	ui->detail_tid = s->rows[ui->idx[ui->sel]].snap.tid;
 	ui->detail_span = HIST_SPAN;
 	ui->detail_top = 0;
@@ -890,7 +923,7 @@ static void detail_bucket(const struct ui *ui, const struct csf_hist *h,
 
 static void draw_detail(struct ui *ui)
 {
-	const struct screen *s = model_shown(ui->model);
+	const struct screen *s = view_screen(ui);
 	const struct row *r = detail_row(ui, s);
 	struct detail_line l[DETAIL_MAX];
 	char line[512], w[64], p[64], ival[FMT_BUFSZ], span[128];
@@ -957,7 +990,7 @@ static void draw_detail(struct ui *ui)
 
 void view_draw(struct ui *ui)
 {
-	const struct screen *s = model_shown(ui->model);
+	const struct screen *s = view_screen(ui);
 	int y;
 
 	ui->too_small = COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;

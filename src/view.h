@@ -30,6 +30,10 @@ struct ui {
 	unsigned int denied;		/* threads we may not map */
 	char place[128];		/* shown for LIVE when set: a replay's */
 
+	/* a row per process (H, -P), summed from the shown screen */
+	int processes;
+	struct proc_screen procs;
+
 	/* the rows shown, in order, from model_select() */
 	size_t *idx;
 	size_t idx_cap;
@@ -70,6 +74,11 @@ struct ui {
 };
 
 void view_init(struct ui *ui);
+/* The screen the table shows: the model's, or its processes (H). */
+const struct screen *view_screen(const struct ui *ui);
+/* Switch between threads and processes, the selection on the same
+ * process; call view_select() after. */
+void view_toggle_processes(struct ui *ui);
 void view_free(void);
 /* Recompute ui->idx from the shown screen, filter and sort; keep the
  * selection on its thread. */

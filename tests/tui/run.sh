@@ -198,6 +198,36 @@ else
 	no "batch -p: $(cat "$WORK/b.csv")"
 fi
 
+# -P: a row per process, its threads summed (computed by hand from
+# processes.spec: every thread's buckets add up to 10 s); JSON names the
+# array per_process.
+PROOT=$(new_root "$CASES/processes.spec")
+env CSF_ROOT="$PROOT" "$CSFTOP" -b -n 1 -o csv -P -s +tid 2> "$WORK/batch.err" |
+	cut -d, -f5-14,22,23 > "$WORK/p.csv"
+if [ "$(tr '\n' ' ' < "$WORK/p.csv")" = "pid,tid,comm,state,cpu,run,runnable,sleep,iowait,blocked,migrations,wakeups 4242,4242,csf-demo,running,0,141.00,60.00,99.00,0.00,0.00,15,910 5000,5000,mutex-a,blocked,1,30.00,0.00,60.00,0.00,10.00,0,0 6000,6000,reader,iowait,1,15.00,0.00,5.00,90.00,90.00,0,3100 " ]; then
+	ok "batch -P csv: processes summed"
+else
+	no "batch -P csv: processes summed"
+	sed 's/^/    /' "$WORK/p.csv" "$WORK/batch.err"
+fi
+env CSF_ROOT="$PROOT" "$CSFTOP" -b -n 1 -P -s +tid 2> "$WORK/batch.err" |
+	awk 'f && NF { print $1, $3, $6 } / PID / { f = 1 }' > "$WORK/p.txt"
+if [ "$(tr '\n' ' ' < "$WORK/p.txt")" = "4242 csf-demo 141.0 5000 mutex-a 30.0 6000 reader 15.0 " ]; then
+	ok "batch -P text"
+else
+	no "batch -P text"
+	sed 's/^/    /' "$WORK/p.txt" "$WORK/batch.err"
+fi
+env CSF_ROOT="$PROOT" "$CSFTOP" -b -n 1 -o json -P -s +tid 2> "$WORK/batch.err" > "$WORK/p.json"
+if grep -q '"processes":3,' "$WORK/p.json" &&
+   [ "$(grep -o '"per_process":\[{"mark":"","interval_ns":[0-9]*,"pid":4242,"tid":4242,"comm":"csf-demo","state":"running","cpu":0,"run":141.00' "$WORK/p.json" | wc -l)" = 1 ] &&
+   ! grep -q '"threads":\[' "$WORK/p.json"; then
+	ok "batch -P json: per_process"
+else
+	no "batch -P json: per_process"
+	sed 's/^/    /' "$WORK/p.json" "$WORK/batch.err"
+fi
+
 # Every form a cell prints, byte for byte (the sample's clock time left
 # out).  The expected files were written by csftop before fmt_cell()
 # (commit 86fa5f9), whose formatter test_model holds to printf's output.
