@@ -10,7 +10,8 @@
 # 2. Screens (CSFTOP_SCRIPT): playing, one step forth and back, a jump to
 #    a time, freeze A in the past, diff against a later B, play faster, a
 #    time outside the archive, back to before a thread began (it is not
-#    shown, not even as exited); each screen dumped must equal
+#    shown, not even as exited), the same as a row per process (H); each
+#    screen dumped must equal
 #    tests/pcp/replay-N.txt (CSFTOP_BLESS=1 writes them).
 # 3. Bad input: truncated, overwritten and empty archive files, a file that
 #    is no archive, a bad time: a message and status 1, never a signal.
@@ -94,6 +95,35 @@ check "-d 500: 19 samples, interpolated as pmrep does (runnable 700 ms at 0.5 s)
 check "-n 3 -p 200: three samples, only that process" \
 	test "$(tail -n +2 "$W/pid.csv" | cut -d, -f1,5 | tr '\n' ' ')" = "1,200 2,200 3,200 "
 
+"$CSFTOP" -b -a "$A" -o csv -P > "$W/procs.csv"
+check "-P: a row per process and sample, each the sum of its threads' rows" \
+	/usr/bin/python3 -c '
+import csv, sys
+threads = list(csv.DictReader(open(sys.argv[1])))
+procs = list(csv.DictReader(open(sys.argv[2])))
+sums = {}
+for t in threads:
+	k = (t["sample"], t["pid"])
+	p = sums.setdefault(k, {"n": 0})
+	p["n"] += 1
+	for f in ("run", "runnable", "sleep", "iowait", "blocked"):
+		# a share is of the row'"'"'s interval: in ns, then over the process'"'"'s
+		p[f] = p.get(f, 0.0) + float(t[f]) * int(t["interval_ns"])
+		p[f + "_total"] = p.get(f + "_total", 0) + int(t[f + "_total"])
+assert len(procs) == len(sums), (len(procs), len(sums))
+assert {p["tid"] for p in procs} == {"100", "200"}
+for p in procs:
+	s = sums[(p["sample"], p["pid"])]
+	assert p["tid"] == p["pid"], p
+	for f in ("run", "runnable", "sleep", "iowait", "blocked"):
+		assert int(p[f + "_total"]) == s[f + "_total"], (p, f)
+		want = s[f] / int(p["interval_ns"]) if int(p["interval_ns"]) else 0
+		assert abs(float(p[f]) - want) <= 0.006 * s["n"], (p, f, want)
+# three threads of process 100 in sample 2: more than one thread of time
+assert any(float(p["run"]) + float(p["runnable"]) + float(p["sleep"]) > 100
+	   for p in procs if p["sample"] == "2" and p["pid"] == "100")
+' "$W/all.csv" "$W/procs.csv"
+
 # ---- 2. screens -------------------------------------------------------------
 # screen N KEYS...: run csftop -a on the script of the KEYS lines, which
 # dump $W/screen-N.txt; compare with replay-N.txt
@@ -125,7 +155,8 @@ screen 1 ":dump $W/screen-1.txt" \
 	"p+" ":dump $W/screen-9.txt" "l" ":dump $W/screen-10.txt" \
 	"g@ 9:00<Enter>" ":dump $W/screen-11.txt" \
 	"<Esc>g-3sec<Enter>" ":dump $W/screen-12.txt" \
-	"g@ 10:00:00<Enter>" ":dump $W/screen-13.txt"
+	"g@ 10:00:00<Enter>" ":dump $W/screen-13.txt" \
+	"H" ":dump $W/screen-14.txt"
 
 # ---- 3. bad input -----------------------------------------------------------
 # bad NAME FILE HOW WANT: a copy of the archive with FILE (0, meta, index)
