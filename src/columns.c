@@ -133,7 +133,9 @@ static char *render_comm(char *e, const struct row *r, const struct column *col)
 {
 	char name[COL_TEXT_MAX];
 
-	return put_text(e, col->text(r, name));
+	e = put_text(e, col->text(r, name));
+	/* a thread under its process, as ps f draws a child */
+	return r->flags & ROW_CHILD ? put_text(e, " \\_ ") : e;
 }
 
 static char *render_state(char *e, const struct row *r,

@@ -900,6 +900,25 @@ int model_processes(const struct screen *src, struct proc_screen *out)
 	return 0;
 }
 
+long model_processes_threads(const struct screen *src, struct proc_screen *out,
+			     uint32_t tgid)
+{
+	struct screen *s = &out->s;
+	long n = 0;
+
+	for (size_t i = 0; i < src->nrows; i++)
+		if (src->rows[i].snap.tgid == tgid)
+			n++;
+	if (screen_reserve(s, s->nrows + (size_t)n))
+		return -ENOMEM;
+	for (size_t i = 0; i < src->nrows; i++)
+		if (src->rows[i].snap.tgid == tgid) {
+			s->rows[s->nrows] = src->rows[i];
+			s->rows[s->nrows++].flags |= ROW_CHILD;
+		}
+	return n;
+}
+
 void model_processes_free(struct proc_screen *p)
 {
 	free(p->s.rows);
@@ -972,7 +991,7 @@ int filter_active(const struct filter *f)
 
 int filter_match(const struct filter *f, const struct row *r)
 {
-	if (!filter_active(f))
+	if (!f || !filter_active(f))
 		return 1;
 	if (f->npids) {
 		/* -p names processes like top's; a TID is accepted too */

@@ -68,6 +68,7 @@ enum col_kind { COL_KIND_INT, COL_KIND_TEXT, COL_KIND_PCT, COL_KIND_NS,
 #define ROW_GONE	(1u << 3)	/* diff: present in A, exited by B */
 #define ROW_CHANGED	(1u << 4)	/* diff: some counter or state moved */
 #define ROW_WAITS	(1u << 5)	/* row.waits holds its histograms' */
+#define ROW_CHILD	(1u << 6)	/* a thread shown under its process */
 
 /*
  * The waits of a row's interval, from its thread's histograms (pages of
@@ -247,6 +248,13 @@ struct proc_screen {
 
 /* Fill @out from @src; 0 or -ENOMEM (@out then holds no rows). */
 int model_processes(const struct screen *src, struct proc_screen *out);
+/*
+ * model_processes_threads - append to @out's rows copies of @src's rows of
+ * process @tgid's threads, flagged ROW_CHILD, to show them unfolded under
+ * their process; the number appended, or -ENOMEM.
+ */
+long model_processes_threads(const struct screen *src, struct proc_screen *out,
+			     uint32_t tgid);
 void model_processes_free(struct proc_screen *p);
 
 /* Filter: a list of PIDs/TIDs, or a substring of the thread name. */
@@ -270,9 +278,9 @@ int filter_active(const struct filter *f);
 int filter_match(const struct filter *f, const struct row *r);
 
 /*
- * model_select - the rows of @s that pass @f, sorted on @col (descending
- * when @desc), ties broken by TID.  Writes indices into @idx (room for
- * s->nrows) and returns how many.
+ * model_select - the rows of @s that pass @f (all rows when NULL), sorted
+ * on @col (descending when @desc), ties broken by TID.  Writes indices into
+ * @idx (room for s->nrows) and returns how many.
  */
 size_t model_select(const struct screen *s, const struct filter *f,
 		    enum col col, int desc, size_t *idx);

@@ -60,6 +60,15 @@ static void tui_refresh_view(struct tui *t)
 		t->error = -ENOMEM;
 }
 
+/* Enter: a process's threads shown or hidden, or a thread's waits. */
+static void enter_key(struct tui *t)
+{
+	if (!view_toggle_fold(&t->ui))
+		tui_refresh_view(t);
+	else if (view_detail_open(&t->ui))
+		view_message(&t->ui, "%s", _("No thread selected"));
+}
+
 /* The prompt line's text, multibyte; 0, or -1 if it has none. */
 static int edit_text(const struct ui *ui, char *text, size_t len)
 {
@@ -503,9 +512,8 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 			t->quit = 1;
 			break;
 		case KEY_ENTER:
-			if (ui->overlay == OVERLAY_NONE &&
-			    view_detail_open(ui))
-				view_message(ui, "%s", _("No thread selected"));
+			if (ui->overlay == OVERLAY_NONE)
+				enter_key(t);
 			break;
 		case KEY_UP:
 			view_move(ui, -1);
@@ -590,8 +598,8 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 		break;
 	case '\n':
 	case '\r':
-		if (ui->overlay == OVERLAY_NONE && view_detail_open(ui))
-			view_message(ui, "%s", _("No thread selected"));
+		if (ui->overlay == OVERLAY_NONE)
+			enter_key(t);
 		break;
 	case '[':
 	case ']':
@@ -808,7 +816,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 	}
 	model_free(&t.model);
 	free(t.ui.idx);
-	model_processes_free(&t.ui.procs);
+	view_processes_free(&t.ui);
 	view_free();
 out:
 	tui_restore_terminal();

@@ -208,14 +208,133 @@ const struct screen *view_screen(const struct ui *ui)
 	return ui->processes ? &ui->procs.s : model_shown(ui->model);
 }
 
+static const struct row *selected_row(const struct ui *ui)
+{
+	if (!ui->nidx || ui->sel >= ui->nidx)
+		return NULL;
+	return &view_screen(ui)->rows[ui->idx[ui->sel]];
+}
+
+/* The selection is on @r now. */
+static void select_row(struct ui *ui, const struct row *r)
+{
+	ui->sel_tid = r->snap.tid;
+	ui->sel_child = !!(r->flags & ROW_CHILD);
+}
+
 void view_toggle_processes(struct ui *ui)
 {
-	const struct screen *s = view_screen(ui);
+	const struct row *r = selected_row(ui);
 
-	/* a thread's process, or a process's main thread */
-	if (ui->nidx && ui->sel < ui->nidx)
-		ui->sel_tid = s->rows[ui->idx[ui->sel]].snap.tgid;
+	/* a thread's process; a process's main thread, or the thread */
+	if (r) {
+		ui->sel_tid = ui->processes && (r->flags & ROW_CHILD) ?
+			      r->snap.tid : r->snap.tgid;
+		ui->sel_child = 0;
+	}
 	ui->processes = !ui->processes;
+}
+
+static size_t unfolded_at(const struct ui *ui, uint32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < ui->nunfolded; i++)
+		if (ui->unfolded[i] == tgid)
+			break;
+	return i;
+}
+
+int view_toggle_fold(struct ui *ui)
+{
+	const struct row *r = selected_row(ui);
+	size_t i;
+
+	if (!ui->processes || !r || (r->flags & ROW_CHILD))
+		return -1;
+	i = unfolded_at(ui, r->snap.tgid);
+	if (i < ui->nunfolded) {
+		ui->unfolded[i] = ui->unfolded[--ui->nunfolded];
+		return 0;
+	}
+	if (ui->nunfolded == ui->unfolded_cap) {
+		size_t cap = ui->unfolded_cap ? 2 * ui->unfolded_cap : 8;
+		uint32_t *u = realloc(ui->unfolded, cap * sizeof(*u));
+
+		if (!u)
+			return -1;
+		ui->unfolded = u;
+		ui->unfolded_cap = cap;
+	}
+	ui->unfolded[ui->nunfolded++] = r->snap.tgid;
+	return 0;
+}
+
+void view_processes_free(struct ui *ui)
+{
+	model_processes_free(&ui->procs);
+	free(ui->unfolded);
+	free(ui->fold_idx);
+	ui->unfolded = NULL;
+	ui->fold_idx = NULL;
+	ui->nunfolded = ui->unfolded_cap = ui->fold_cap = 0;
+}
+
+static int reserve_idx(size_t **idx, size_t *cap, size_t n)
+{
+	size_t *p;
+
+	if (n <= *cap)
+		return 0;
+	p = realloc(*idx, n * sizeof(*p));
+	if (!p)
+		return -1;
+	*idx = p;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * After each unfolded process of ui->idx, its threads in the same order,
+ * appended to the process screen's rows: the order in fold_idx, then
+ * swapped into idx.
+ */
+static int unfold(struct ui *ui)
+{
+	const struct screen *threads = model_shown(ui->model);
+	struct screen *s = &ui->procs.s;
+	size_t n = 0;
+
+	if (reserve_idx(&ui->fold_idx, &ui->fold_cap,
+			ui->nidx + threads->nrows))
+		return -1;
+	for (size_t i = 0; i < ui->nidx; i++) {
+		uint32_t tgid = s->rows[ui->idx[i]].snap.tgid;
+		struct screen sub;
+		size_t first = s->nrows;
+		long k;
+
+		ui->fold_idx[n++] = ui->idx[i];
+		if (unfolded_at(ui, tgid) == ui->nunfolded)
+			continue;
+		k = model_processes_threads(threads, &ui->procs, tgid);
+		if (k < 0)
+			return -1;
+		/* its threads, sorted as the processes are */
+		sub = *s;
+		sub.rows = s->rows + first;
+		sub.nrows = (size_t)k;
+		k = (long)model_select(&sub, NULL, ui->sort_col, ui->sort_desc,
+				       ui->fold_idx + n);
+		for (long j = 0; j < k; j++)
+			ui->fold_idx[n + (size_t)j] += first;
+		n += (size_t)k;
+	}
+	if (reserve_idx(&ui->idx, &ui->idx_cap, n))
+		return -1;
+	memcpy(ui->idx, ui->fold_idx, n * sizeof(*ui->idx));
+	ui->nidx = n;
+	return 0;
 }
 
 int view_select(struct ui *ui)
@@ -227,27 +346,26 @@ int view_select(struct ui *ui)
 			return -1;
 		s = &ui->procs.s;
 	}
-
-	if (ui->idx_cap < s->nrows) {
-		size_t *idx = realloc(ui->idx, s->nrows * sizeof(*idx));
-
-		if (!idx)
-			return -1;
-		ui->idx = idx;
-		ui->idx_cap = s->nrows;
-	}
+	if (reserve_idx(&ui->idx, &ui->idx_cap, s->nrows))
+		return -1;
 	ui->nidx = model_select(s, &ui->filter, ui->sort_col, ui->sort_desc,
 				ui->idx);
-	/* keep the cursor on its thread, wherever the sort moved it */
-	for (size_t i = 0; i < ui->nidx; i++)
-		if (s->rows[ui->idx[i]].snap.tid == ui->sel_tid) {
+	if (ui->processes && ui->nunfolded && unfold(ui))
+		return -1;
+	/* keep the cursor on its row, wherever the sort moved it */
+	for (size_t i = 0; i < ui->nidx; i++) {
+		const struct row *r = &s->rows[ui->idx[i]];
+
+		if (r->snap.tid == ui->sel_tid &&
+		    !!(r->flags & ROW_CHILD) == ui->sel_child) {
 			ui->sel = i;
 			return 0;
 		}
+	}
 	if (ui->sel >= ui->nidx)
 		ui->sel = ui->nidx ? ui->nidx - 1 : 0;
 	if (ui->nidx)
-		ui->sel_tid = s->rows[ui->idx[ui->sel]].snap.tid;
+		select_row(ui, &s->rows[ui->idx[ui->sel]]);
 	return 0;
 }
 
@@ -262,7 +380,7 @@ void view_move(struct ui *ui, long delta)
 	if (sel >= (long)ui->nidx)
 		sel = (long)ui->nidx - 1;
 	ui->sel = (size_t)sel;
-	ui->sel_tid = view_screen(ui)->rows[ui->idx[ui->sel]].snap.tid;
+	select_row(ui, selected_row(ui));
 }
 
 int view_column_at(const struct ui *ui, int y, int x)
@@ -675,6 +793,7 @@ static const char *const help_keys[][2] = {
 	{ "d", N_("diff: B minus the frozen screen A; d again: new B") },
 	{ "l Esc", N_("back to the live view") },
 	{ "H", N_("a row per process, threads summed, or per thread") },
+	{ "Enter", N_("on a process (H): its threads under it, or not") },
 	{ "+ -", N_("longer / shorter refresh interval (10 ms at least)") },
 	{ "[ ]", N_("replay (-a): one sample back / forth") },
 	{ "g", N_("replay: go to a time (PCP's syntax, as -S)") },
@@ -834,16 +953,12 @@ static const struct row *detail_row(const struct ui *ui,
 
 int view_detail_open(struct ui *ui)
 {
-	const struct screen *s = view_screen(ui);
+	const struct row *r = selected_row(ui);
 
-	if (!ui->nidx)
+	/* a process row has no histograms of its own */
+	if (!r || (ui->processes && !(r->flags & ROW_CHILD)))
 		return -1;
-	if (ui->processes) {
-		/* a process row has no histograms of its own */
-		view_message(ui, "%s", _("Waits are per thread: H shows threads"));
-		return 0;
-	}
-	ui->detail_tid = s->rows[ui->idx[ui->sel]].snap.tid;
+	ui->detail_tid = r->snap.tid;
 	ui->detail_span = HIST_SPAN;
 	ui->detail_top = 0;
 	ui->overlay = OVERLAY_DETAIL;
@@ -923,7 +1038,8 @@ static void detail_bucket(const struct ui *ui, const struct csf_hist *h,
 
 static void draw_detail(struct ui *ui)
 {
-	const struct screen *s = view_screen(ui);
+	/* a thread's, whether the table shows threads or processes */
+	const struct screen *s = model_shown(ui->model);
 	const struct row *r = detail_row(ui, s);
 	struct detail_line l[DETAIL_MAX];
 	char line[512], w[64], p[64], ival[FMT_BUFSZ], span[128];

@@ -30,17 +30,26 @@ struct ui {
 	unsigned int denied;		/* threads we may not map */
 	char place[128];		/* shown for LIVE when set: a replay's */
 
-	/* a row per process (H, -P), summed from the shown screen */
+	/*
+	 * A row per process (H, -P), summed from the shown screen, and
+	 * after each unfolded one (Enter) its threads.
+	 */
 	int processes;
 	struct proc_screen procs;
+	uint32_t *unfolded;		/* tgids */
+	size_t nunfolded, unfolded_cap;
+	size_t *fold_idx;		/* scratch: the order with threads in */
+	size_t fold_cap;
 
 	/* the rows shown, in order, from model_select() */
 	size_t *idx;
 	size_t idx_cap;
 	size_t nidx;
 
-	/* selection follows a thread across re-sorts, like htop */
+	/* selection follows a thread across re-sorts, like htop; or a
+	 * thread shown under its process (sel_child) */
 	uint32_t sel_tid;
+	int sel_child;
 	size_t sel;
 	size_t top;
 
@@ -77,8 +86,13 @@ void view_init(struct ui *ui);
 /* The screen the table shows: the model's, or its processes (H). */
 const struct screen *view_screen(const struct ui *ui);
 /* Switch between threads and processes, the selection on the same
- * process; call view_select() after. */
+ * process (or thread); call view_select() after. */
 void view_toggle_processes(struct ui *ui);
+/* Show or hide the threads of the selected process under it; -1 when
+ * the selection is no process row (or without memory). */
+int view_toggle_fold(struct ui *ui);
+/* What the view allocated for processes. */
+void view_processes_free(struct ui *ui);
 void view_free(void);
 /* Recompute ui->idx from the shown screen, filter and sort; keep the
  * selection on its thread. */
