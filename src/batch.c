@@ -641,14 +641,8 @@ int batch_print(FILE *out, const struct model *m,
 			return -ENOMEM;
 		s = &b->procs.s;
 	}
-	if (b->idx_cap < s->nrows) {
-		size_t *idx = realloc(b->idx, s->nrows * sizeof(*idx));
-
-		if (!idx)
-			return -ENOMEM;
-		b->idx = idx;
-		b->idx_cap = s->nrows;
-	}
+	if (model_idx_reserve(&b->idx, &b->idx_cap, s->nrows))
+		return -ENOMEM;
 	n = model_select(s, o->filter, o->sort_col, o->sort_desc, b->idx);
 	b->len = 0;
 	b->oom = 0;

@@ -862,15 +862,8 @@ int model_processes(const struct screen *src, struct proc_screen *out)
 	size_t n = 0;
 
 	s->nrows = 0;
-	if (out->order_cap < src->nrows) {
-		size_t *o = realloc(out->order, src->nrows * sizeof(*o));
-
-		if (!o)
-			return -ENOMEM;
-		out->order = o;
-		out->order_cap = src->nrows;
-	}
-	if (screen_reserve(s, src->nrows))
+	if (model_idx_reserve(&out->order, &out->order_cap, src->nrows) ||
+	    screen_reserve(s, src->nrows))
 		return -ENOMEM;
 	for (size_t i = 0; i < src->nrows; i++)
 		out->order[i] = i;
@@ -1102,6 +1095,20 @@ static struct sort_ent *merge_sort(struct sort_ent *a, struct sort_ent *tmp,
 		tmp = t;
 	}
 	return a;
+}
+
+int model_idx_reserve(size_t **idx, size_t *cap, size_t n)
+{
+	size_t *p;
+
+	if (n <= *cap)
+		return 0;
+	p = realloc(*idx, n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*idx = p;
+	*cap = n;
+	return 0;
 }
 
 size_t model_select(const struct screen *s, const struct filter *f,

@@ -277,6 +277,9 @@ int filter_set_pids(struct filter *f, const char *text);
 int filter_active(const struct filter *f);
 int filter_match(const struct filter *f, const struct row *r);
 
+/* Room for @n indices in *@idx (of *@cap): 0, or -ENOMEM. */
+int model_idx_reserve(size_t **idx, size_t *cap, size_t n);
+
 /*
  * model_select - the rows of @s that pass @f (all rows when NULL), sorted
  * on @col (descending when @desc), ties broken by TID.  Writes indices into

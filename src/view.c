@@ -280,20 +280,6 @@ void view_processes_free(struct ui *ui)
 	ui->nunfolded = ui->unfolded_cap = ui->fold_cap = 0;
 }
 
-static int reserve_idx(size_t **idx, size_t *cap, size_t n)
-{
-	size_t *p;
-
-	if (n <= *cap)
-		return 0;
-	p = realloc(*idx, n * sizeof(*p));
-	if (!p)
-		return -1;
-	*idx = p;
-	*cap = n;
-	return 0;
-}
-
 /*
  * After each unfolded process of ui->idx, its threads in the same order,
  * appended to the process screen's rows: the order in fold_idx, then
@@ -305,7 +291,7 @@ static int unfold(struct ui *ui)
 	struct screen *s = &ui->procs.s;
 	size_t n = 0;
 
-	if (reserve_idx(&ui->fold_idx, &ui->fold_cap,
+	if (model_idx_reserve(&ui->fold_idx, &ui->fold_cap,
 			ui->nidx + threads->nrows))
 		return -1;
 	for (size_t i = 0; i < ui->nidx; i++) {
@@ -330,7 +316,7 @@ static int unfold(struct ui *ui)
 			ui->fold_idx[n + (size_t)j] += first;
 		n += (size_t)k;
 	}
-	if (reserve_idx(&ui->idx, &ui->idx_cap, n))
+	if (model_idx_reserve(&ui->idx, &ui->idx_cap, n))
 		return -1;
 	memcpy(ui->idx, ui->fold_idx, n * sizeof(*ui->idx));
 	ui->nidx = n;
@@ -346,7 +332,7 @@ int view_select(struct ui *ui)
 			return -1;
 		s = &ui->procs.s;
 	}
-	if (reserve_idx(&ui->idx, &ui->idx_cap, s->nrows))
+	if (model_idx_reserve(&ui->idx, &ui->idx_cap, s->nrows))
 		return -1;
 	ui->nidx = model_select(s, &ui->filter, ui->sort_col, ui->sort_desc,
 				ui->idx);
