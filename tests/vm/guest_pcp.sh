@@ -25,7 +25,7 @@
 # tests/vm/guest_csftop_batch.sh has them,
 # csf-vm-ship: src/csftop src/csf-demo
 # the agent as built (libtool's .libs/pmda_csf.so finds the uninstalled
-# library by its RUNPATH, which the harness ships to the same path) and
+# library, which the harness ships to the guest's /usr/lib) and
 # the PMNS it writes, and Debian's pcp: pmcpp is what pminfo -n and
 # pmlogger run a PMNS or a configuration through, pcp.conf is read by
 # every libpcp client, csftop -a's too.  Without them (configure without

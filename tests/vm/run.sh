@@ -219,17 +219,24 @@ terms="dumb linux vt100 vt102 vt220 xterm xterm-256color xterm-color screen scre
 
 # ---- helpers ---------------------------------------------------------------
 
-# copy_with_libs FILE DEST_ROOT: FILE's shared libraries and its ELF
-# interpreter, at their own paths under DEST_ROOT.
+# copy_libs FILE DEST_ROOT: FILE's shared libraries and its ELF
+# interpreter, at their own paths under DEST_ROOT; but one of the build
+# tree (an uninstalled libtool library, found by the RUNPATH of the
+# uninstalled agent) in /usr/lib, where the guest's loader looks anyway:
+# a build tree under /tmp would be hidden by the guest's own /tmp.
 copy_libs() {
-	local f=$1 root=$2 lib
+	local f=$1 root=$2 lib dest
 	ldd "$f" 2>/dev/null | awk '
 		/=>/ { if ($3 ~ /^\//) print $3; next }
 		$1 ~ /^\// { print $1 }' |
 	while read -r lib; do
-		[ -e "$root$lib" ] && continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
+		case $lib in
+		"$builddir"/*) dest=/usr/lib/${lib##*/} ;;
+		*) dest=$lib ;;
+		esac
+		[ -e "$root$dest" ] && continue
+		mkdir -p "$root$(dirname "$dest")"
+		cp -L "$lib" "$root$dest"
 	done
 }
 
