@@ -801,11 +801,17 @@ const struct screen *model_shown(const struct model *m)
 /* --- processes ----------------------------------------------------- */
 
 /* Which thread state a process shows: the most active of them. */
-static const unsigned char state_rank[CSF_STATE_EXITED + 1] = {
-	[CSF_STATE_RUNNING] = 5, [CSF_STATE_RUNNABLE] = 4,
-	[CSF_STATE_IOWAIT] = 3, [CSF_STATE_BLOCKED] = 2,
-	[CSF_STATE_SLEEPING] = 1, [CSF_STATE_EXITED] = 0,
-};
+static unsigned int state_rank(unsigned int st)
+{
+	static const unsigned char rank[CSF_STATE_EXITED + 1] = {
+		[CSF_STATE_RUNNING] = 5, [CSF_STATE_RUNNABLE] = 4,
+		[CSF_STATE_IOWAIT] = 3, [CSF_STATE_BLOCKED] = 2,
+		[CSF_STATE_SLEEPING] = 1, [CSF_STATE_EXITED] = 0,
+	};
+
+	/* a state this csftop does not know (a newer page) is the least */
+	return st <= CSF_STATE_EXITED ? rank[st] : 0;
+}
 
 static int cmp_tgid_tid(const void *a, const void *b, void *rows)
 {
@@ -827,7 +833,7 @@ static void proc_add(struct row *p, const struct row *t)
 		memcpy(p->snap.comm, t->snap.comm, sizeof(p->snap.comm));
 		p->snap.cpu = t->snap.cpu;
 	}
-	if (state_rank[row_state(t)] > state_rank[p->snap.state])
+	if (state_rank(row_state(t)) > state_rank(p->snap.state))
 		p->snap.state = row_state(t);
 	for (int i = 0; i < CSF_NR_STATES; i++) {
 		p->delta_ns[i] += t->delta_ns[i];
@@ -843,7 +849,7 @@ static void proc_add(struct row *p, const struct row *t)
 		p->exited_at_ns = t->exited_at_ns;
 	/* all of them new, exited, appeared or gone; any of them changed */
 	p->flags = (p->flags & t->flags & keep) |
-		   ((p->flags | t->flags) & ROW_CHANGED);
+		   ((p->flags | t->flags) & ROW_CHANGED) | ROW_PROCESS;
 }
 
 static void proc_first(struct row *p, const struct row *t)
@@ -851,7 +857,7 @@ static void proc_first(struct row *p, const struct row *t)
 	*p = *t;
 	p->snap.tid = t->snap.tgid;
 	p->snap.state = row_state(t);
-	p->flags &= ~ROW_WAITS;
+	p->flags = (p->flags & ~ROW_WAITS) | ROW_PROCESS;
 	p->hist = 0;
 	memset(&p->waits, 0, sizeof(p->waits));
 }
@@ -867,8 +873,9 @@ int model_processes(const struct screen *src, struct proc_screen *out)
 		return -ENOMEM;
 	for (size_t i = 0; i < src->nrows; i++)
 		out->order[i] = i;
-	qsort_r(out->order, src->nrows, sizeof(*out->order), cmp_tgid_tid,
-		src->rows);
+	if (src->nrows > 1)	/* no array at all before the first row */
+		qsort_r(out->order, src->nrows, sizeof(*out->order),
+			cmp_tgid_tid, src->rows);
 	for (size_t i = 0; i < src->nrows; i++) {
 		const struct row *t = &src->rows[out->order[i]];
 
@@ -1018,6 +1025,8 @@ struct ratio row_share(const struct row *r, unsigned int state)
 
 	if (state < CSF_NR_STATES)
 		q.num = r->delta_ns[state];
+	if (q.num > q.den && !(r->flags & ROW_PROCESS))
+		q.num = q.den;
 	return q;
 }
 

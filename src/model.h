@@ -69,6 +69,7 @@ enum col_kind { COL_KIND_INT, COL_KIND_TEXT, COL_KIND_PCT, COL_KIND_NS,
 #define ROW_CHANGED	(1u << 4)	/* diff: some counter or state moved */
 #define ROW_WAITS	(1u << 5)	/* row.waits holds its histograms' */
 #define ROW_CHILD	(1u << 6)	/* a thread shown under its process */
+#define ROW_PROCESS	(1u << 7)	/* its process's threads summed */
 
 /*
  * The waits of a row's interval, from its thread's histograms (pages of
@@ -288,7 +289,10 @@ int model_idx_reserve(size_t **idx, size_t *cap, size_t n);
 size_t model_select(const struct screen *s, const struct filter *f,
 		    enum col col, int desc, size_t *idx);
 
-/* Share of the interval spent in @state. */
+/*
+ * Share of the interval spent in @state: at most all of it for a thread
+ * (whatever a page says), the sum of its threads' for a process row.
+ */
 struct ratio row_share(const struct row *r, unsigned int state);
 /* @count over the interval, per second. */
 struct ratio row_rate(const struct row *r, uint64_t count);

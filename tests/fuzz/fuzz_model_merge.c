@@ -51,6 +51,42 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/*
+ * The process rows of @s: one per tgid, in tgid order, each holding its
+ * threads' totals summed, and every cell of them renders.
+ */
+static void check_processes(const struct screen *s)
+{
+	struct proc_screen p = { 0 };
+	size_t i, k;
+
+	fuzz_assert(model_processes(s, &p) == 0);
+	for (k = 0; k < p.s.nrows; k++) {
+		const struct row *pr = &p.s.rows[k];
+		uint64_t run = 0;
+
+		fuzz_assert(!k || p.s.rows[k - 1].snap.tgid < pr->snap.tgid);
+		fuzz_assert(pr->snap.tid == pr->snap.tgid);
+		for (i = 0; i < s->nrows; i++)
+			if (s->rows[i].snap.tgid == pr->snap.tgid)
+				run += s->rows[i].total_ns[CSF_STATE_RUNNING];
+		fuzz_assert(pr->total_ns[CSF_STATE_RUNNING] == run);
+		for (int col = 0; col < COL_NR; col++) {
+			char t[COL_TEXT_MAX], *e = t + sizeof(t);
+
+			fuzz_assert((size_t)(e - col_render(e, pr, &columns[col])) <
+				    COL_TEXT_MAX);
+		}
+	}
+	for (i = 0; i < s->nrows; i++) {
+		for (k = 0; k < p.s.nrows; k++)
+			if (p.s.rows[k].snap.tgid == s->rows[i].snap.tgid)
+				break;
+		fuzz_assert(k < p.s.nrows);
+	}
+	model_processes_free(&p);
+}
+
 static void check_screen(const struct screen *s)
 {
 	struct filter f;
@@ -80,6 +116,7 @@ static void check_screen(const struct screen *s)
 	for (i = 0; i < s->nrows; i++)
 		(void)row_state(&s->rows[i]);
 	free(idx);
+	check_processes(s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
