@@ -886,17 +886,17 @@ int model_processes(const struct screen *src, struct proc_screen *out)
 			n++;
 		}
 	}
-	s->nrows = n;
-	s->kind = src->kind;
-	s->cpus = src->cpus;
-	s->ncpus = src->ncpus;
-	s->taken_ns = src->taken_ns;
-	s->interval_ns = src->interval_ns;
-	s->csw_rate = src->csw_rate;
-	s->nthreads = src->nthreads;
-	s->nprocs = src->nprocs;
-	s->seq = src->seq;
-	s->hists = NULL;
+	/* the rest of the screen is @src's: CPUs, counts, clock */
+	{
+		struct row *rows = s->rows;
+		size_t cap = s->rows_cap;
+
+		*s = *src;
+		s->rows = rows;
+		s->rows_cap = cap;
+		s->nrows = n;
+		s->hists = NULL;	/* a process row has none */
+	}
 	return 0;
 }
 
