@@ -24,6 +24,19 @@
  *                  that dropped root) or prctl(PR_SET_DUMPABLE, 0).  A thread
  *                  other than the leader that calls execve() takes the
  *                  leader's tid; its page's tid and its name follow.
+ *   attach         write-only, mode 0222 (ABI 1.2): writing "PID" registers
+ *                  every thread of the process PID names (in the writer's
+ *                  pid namespace) that is not registered yet; "PID thread"
+ *                  only the thread with that tid; either followed by
+ *                  " inherit" also registers, at their creation, every
+ *                  thread and process that a thread so registered creates
+ *                  from then on.  One request per write(2), which returns
+ *                  its length or fails with nothing registered: ESRCH no
+ *                  such process, EPERM the opener of the file may not read
+ *                  it as /proc/PID/stat's private fields (the ptrace read
+ *                  rule, coarse_stat_fs(7)), ENOSPC max_threads reached,
+ *                  ENOMEM, EINVAL a malformed request.  Opening it for
+ *                  reading fails with EACCES.
  *
  * Clock.  Every timestamp and every duration in these pages is in "ticks"
  * of one clock, named by csf_cpu_header.clock:
@@ -75,6 +88,7 @@
  *   1.1  thread pages gain, after reserved[]: the interval histograms,
  *        the longest interval of each state, the last CSF_WAITS waits,
  *        and who last woke the thread and who last took its CPU.
+ *   1.2  the attach file; the cpu header gains nr_missed.
  */
 #ifndef COARSE_STAT_FS_ABI_H
 #define COARSE_STAT_FS_ABI_H
@@ -82,7 +96,7 @@
 #include <linux/types.h>
 
 #define CSF_ABI_MAJOR		1
-#define CSF_ABI_MINOR		1	/* 1.1: the shape of the intervals */
+#define CSF_ABI_MINOR		2	/* 1.2: attach, nr_missed */
 
 #define CSF_CPU_MAGIC		0x55504373u	/* "sCPU" little endian */
 #define CSF_THREAD_MAGIC	0x44485473u	/* "sTHD" little endian */
@@ -90,6 +104,7 @@
 #define CSF_FS_NAME		"coarse_stat_fs"
 #define CSF_FS_MAGIC		0x63736673u	/* statfs f_type, "csfs" */
 #define CSF_DEFAULT_ROOT	"/sys/fs/coarse_stat_fs"
+#define CSF_ATTACH_FILE		"attach"	/* in the root, ABI 1.2 */
 
 /* csf_cpu_header.clock */
 enum csf_clock {
@@ -182,7 +197,11 @@ struct csf_cpu_header {
 				 * threads plus exited ones the kernel has not
 				 * yet released; a mapping keeps its page
 				 * alive on its own */
-	__u64 reserved[5];
+	__u64 nr_missed;	/* (1.2) threads and processes that a thread
+				 * registered with inherit created and that
+				 * could not be registered: max_threads
+				 * reached, or no page ready at the fork */
+	__u64 reserved[4];
 };
 
 /*

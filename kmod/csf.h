@@ -64,6 +64,7 @@ int csf_thread_register(struct page **pagep);
 bool csf_thread_owner(struct pid *pid, kuid_t *uid, kgid_t *gid);
 struct page *csf_thread_get_page(struct pid *pid, kuid_t *uid, kgid_t *gid);
 int csf_thread_tids(pid_t *tids, int max);
+int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit);
 /* Entries in the registry; 0 lets every probe return at once. */
 extern atomic_t csf_nr_entries;
 
@@ -77,6 +78,7 @@ void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
 void csf_thread_waking(struct task_struct *p);
 void csf_thread_wakeup(struct task_struct *p);
 void csf_thread_migrate(struct task_struct *p);
+void csf_thread_fork(struct task_struct *parent, struct task_struct *child);
 void csf_thread_exit(struct task_struct *p);
 void csf_thread_exec(struct task_struct *p);
 void csf_thread_free(struct task_struct *p);

@@ -18,6 +18,7 @@
  *   truncate, chmod, chown,
  *   utimes                     EPERM (even for root)
  *   thread-self past the cap   ENOSPC
+ *   attach: read               EACCES; a write: see the ABI header
  *   MADV_HWPOISON, anything
  *   that needs GUP             EFAULT (VM_IO; see CSF_VM_FLAGS in csf.h)
  */
@@ -34,6 +35,7 @@
 #include <linux/sort.h>
 #include <linux/sysfs.h>
 #include <linux/threads.h>
+#include <linux/uaccess.h>
 
 #include "csf.h"
 
@@ -42,6 +44,7 @@ enum {
 	CSF_INO_CPU,
 	CSF_INO_SELF,
 	CSF_INO_THREADS,
+	CSF_INO_ATTACH,
 	CSF_INO_TID_BASE = 16,	/* threads/<tid> is CSF_INO_TID_BASE + tid */
 };
 
@@ -250,6 +253,55 @@ static const struct file_operations csf_cpu_fops = {
 	.llseek = generic_file_llseek,
 };
 
+/* ---- attach --------------------------------------------------------------- */
+
+static int csf_attach_open(struct inode *inode, struct file *file)
+{
+	return file->f_mode & FMODE_READ ? -EACCES : 0;
+}
+
+/*
+ * "PID", "PID thread", each optionally followed by " inherit", and an
+ * optional newline (echo's): one request a write, as cgroup.procs takes
+ * one pid.  The permission is checked for every task the request names,
+ * in csf_thread_attach().
+ */
+static ssize_t csf_attach_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	bool thread = false, inherit = false;
+	char buf[48], *s = buf, *word;
+	int pid, err;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (count && buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	word = strsep(&s, " ");
+	if (kstrtoint(word, 10, &pid) || pid <= 0)
+		return -EINVAL;
+	while ((word = strsep(&s, " "))) {
+		if (!strcmp(word, "thread") && !thread && !inherit)
+			thread = true;
+		else if (!strcmp(word, "inherit") && !inherit)
+			inherit = true;
+		else
+			return -EINVAL;
+	}
+	err = csf_thread_attach(file, pid, thread, inherit);
+	return err ? err : count;
+}
+
+static const struct file_operations csf_attach_fops = {
+	.owner = THIS_MODULE,
+	.open = csf_attach_open,
+	.write = csf_attach_write,
+	.llseek = noop_llseek,
+};
+
 /* ---- threads/ ------------------------------------------------------------ */
 
 /* A tid in canonical decimal: no sign, no leading zero, no overflow. */
@@ -369,6 +421,8 @@ static const struct csf_root_entry {
 	{ "cpu", CSF_INO_CPU, S_IFREG | 0444, DT_REG },
 	{ "thread-self", CSF_INO_SELF, S_IFREG | 0444, DT_REG },
 	{ "threads", CSF_INO_THREADS, S_IFDIR | 0555, DT_DIR },
+	/* Anyone may ask; csf_thread_attach() decides for each task. */
+	{ CSF_ATTACH_FILE, CSF_INO_ATTACH, S_IFREG | 0222, DT_REG },
 };
 
 static struct dentry *csf_root_lookup(struct inode *dir, struct dentry *dentry,
@@ -395,6 +449,10 @@ static struct dentry *csf_root_lookup(struct inode *dir, struct dentry *dentry,
 			inode->i_op = &csf_file_iops;
 			inode->i_fop = &csf_self_fops;
 			inode->i_size = PAGE_SIZE;
+			break;
+		case CSF_INO_ATTACH:
+			inode->i_op = &csf_file_iops;
+			inode->i_fop = &csf_attach_fops;
 			break;
 		case CSF_INO_THREADS:
 			inode->i_op = &csf_threads_iops;

@@ -12,8 +12,9 @@
  * preemption disabled: each probe below says what still keeps it from being
  * preempted, and what needs its own RCU read lock.
  *
- * sched_wakeup_new is not hooked: a task registers itself, so it has run
- * before it can be registered and a new task never is.
+ * sched_wakeup_new is not hooked: a task registered at its creation
+ * (sched_process_fork) is runnable from then on, which its first wakeup
+ * would not change, and any other has run before it is registered.
  */
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -72,6 +73,18 @@ static void csf_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 }
 
 /*
+ * In the parent, from kernel_clone(), before the child is first woken:
+ * process context, preemptible since 7.0.  For a parent nobody registered
+ * it costs the fast negative check the other probes make.
+ */
+static void csf_probe_fork(void *data, struct task_struct *parent,
+			   struct task_struct *child)
+{
+	if (csf_threads_any())
+		csf_thread_fork(parent, child);
+}
+
+/*
  * sched_process_exit gained group_dead in 6.16; compat.h tells which.  From
  * do_exit(), preemptible since 7.0.
  */
@@ -114,6 +127,7 @@ static struct csf_probe {
 	{ "sched_waking", csf_probe_waking },
 	{ "sched_wakeup", csf_probe_wakeup },
 	{ "sched_migrate_task", csf_probe_migrate },
+	{ "sched_process_fork", csf_probe_fork },
 	{ "sched_process_exit", csf_probe_exit },
 	{ "sched_process_exec", csf_probe_exec },
 	{ "sched_process_free", csf_probe_free },
@@ -131,6 +145,7 @@ static void csf_check_probe_types(void)
 	check_trace_callback_type_sched_waking(csf_probe_waking);
 	check_trace_callback_type_sched_wakeup(csf_probe_wakeup);
 	check_trace_callback_type_sched_migrate_task(csf_probe_migrate);
+	check_trace_callback_type_sched_process_fork(csf_probe_fork);
 	check_trace_callback_type_sched_process_exit(csf_probe_exit);
 	check_trace_callback_type_sched_process_exec(csf_probe_exec);
 	check_trace_callback_type_sched_process_free(csf_probe_free);

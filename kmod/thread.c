@@ -52,6 +52,7 @@
 #include <linux/string.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
+#include <linux/workqueue.h>
 
 #include "csf.h"
 #ifdef HAVE_TASK_EXEC_STATE
@@ -65,6 +66,7 @@ struct csf_thread {
 	struct csf_thread_page *tp;
 	raw_spinlock_t lock;		/* serialises writers of tp, and waker */
 	unsigned long nvcsw0, nivcsw0;	/* the task's counts at registration */
+	bool inherit;			/* its new tasks are registered */
 	/* who began the wakeup under way (sched_waking), for its end */
 	u32 waker_tid;
 	char waker_comm[TASK_COMM_LEN];
@@ -112,14 +114,179 @@ static void csf_thread_free_rcu(struct rcu_head *rcu)
 	kfree(t);
 }
 
+/* An entry's memory, not yet anyone's. */
+static struct csf_thread *csf_thread_new(gfp_t gfp)
+{
+	struct csf_thread *t = kzalloc(sizeof(*t), gfp);
+
+	if (t)
+		t->page = alloc_page(gfp | __GFP_ZERO);
+	if (t && !t->page) {
+		kfree(t);
+		t = NULL;
+	}
+	return t;
+}
+
+static void csf_thread_delete(struct csf_thread *t)
+{
+	put_page(t->page);
+	kfree(t);
+}
+
+/*
+ * Make @t @p's, counted against the cap: its page gets its identity but no
+ * state or clock.  No allocation: the fork probe uses it.
+ */
+static int csf_thread_claim(struct csf_thread *t, struct task_struct *p)
+{
+	struct csf_thread_page *tp = page_address(t->page);
+
+	if (atomic_inc_return(&csf_nr_entries) > csf_max_threads) {
+		atomic_dec(&csf_nr_entries);
+		return -ENOSPC;
+	}
+	t->task = p;
+	t->tp = tp;
+	raw_spin_lock_init(&t->lock);
+	tp->magic = CSF_THREAD_MAGIC;
+	tp->abi_major = CSF_ABI_MAJOR;
+	tp->abi_minor = CSF_ABI_MINOR;
+	tp->clock = csf_cpu_hdr->clock;
+	tp->tid = task_pid_nr(p);
+	tp->tgid = task_tgid_nr(p);
+	memcpy(tp->comm, p->comm, sizeof(tp->comm));
+	tp->comm[sizeof(tp->comm) - 1] = '\0';
+	/* Not live until csf_thread_start(): the probes leave it alone. */
+	tp->state = CSF_STATE_EXITED;
+	return 0;
+}
+
+/* A new entry for @p, not in the table yet (process context). */
+static struct csf_thread *csf_thread_alloc(struct task_struct *p, gfp_t gfp)
+{
+	struct csf_thread *t = csf_thread_new(gfp);
+	int err;
+
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	err = csf_thread_claim(t, p);
+	if (err) {
+		csf_thread_delete(t);
+		return ERR_PTR(err);
+	}
+	return t;
+}
+
+/* A claimed entry that never entered the table (process context). */
+static void csf_thread_discard(struct csf_thread *t)
+{
+	csf_thread_delete(t);
+	atomic_dec(&csf_nr_entries);
+}
+
+/*
+ * Entries made in process context for the fork probe, which may not
+ * allocate (preemption is off there before 7.0, and PREEMPT_RT allows no
+ * allocation then).  Filled when a registration with inherit is made, and
+ * refilled by a work item once half used: a fork bomb empties it faster
+ * than that and its children are counted as missed (nr_missed), which is
+ * the bound the cap would set anyway.
+ */
+#define CSF_RESERVE 64
+
+static HLIST_HEAD(csf_reserve);
+static unsigned int csf_reserve_nr;
+static DEFINE_RAW_SPINLOCK(csf_reserve_lock);
+
+static void csf_reserve_put(struct csf_thread *t)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&csf_reserve_lock, flags);
+	hlist_add_head(&t->node, &csf_reserve);
+	csf_reserve_nr++;
+	raw_spin_unlock_irqrestore(&csf_reserve_lock, flags);
+}
+
+static void csf_reserve_fill(struct work_struct *unused)
+{
+	struct csf_thread *t;
+
+	while (READ_ONCE(csf_reserve_nr) < CSF_RESERVE) {
+		t = csf_thread_new(GFP_KERNEL);
+		if (!t)
+			return;
+		csf_reserve_put(t);
+	}
+}
+
+static DECLARE_WORK(csf_reserve_work, csf_reserve_fill);
+
+static struct csf_thread *csf_reserve_take(void)
+{
+	struct csf_thread *t = NULL;
+	unsigned long flags;
+	bool low;
+
+	raw_spin_lock_irqsave(&csf_reserve_lock, flags);
+	if (!hlist_empty(&csf_reserve)) {
+		t = hlist_entry(csf_reserve.first, struct csf_thread, node);
+		hlist_del(&t->node);
+		csf_reserve_nr--;
+	}
+	low = csf_reserve_nr < CSF_RESERVE / 2;
+	raw_spin_unlock_irqrestore(&csf_reserve_lock, flags);
+	/* Not the runqueue lock here: waking a worker is allowed. */
+	if (low)
+		schedule_work(&csf_reserve_work);
+	return t;
+}
+
+/*
+ * Put @t in the table unless its task has an entry already, which is
+ * returned instead.  Under csf_threads_lock, so a task never has two.
+ */
+static struct csf_thread *csf_thread_insert_locked(struct csf_thread *t)
+{
+	struct csf_thread *old;
+
+	lockdep_assert_held(&csf_threads_lock);
+	old = csf_thread_find(t->task);
+	if (old)
+		return old;
+	hash_add_rcu(csf_threads, &t->node, (unsigned long)t->task);
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
+	return NULL;
+}
+
+/*
+ * Make @t live in @state from @now on @cpu.  The caller keeps its probes
+ * out: it holds t->lock, or @t is not in the table yet.
+ */
+static void csf_thread_start(struct csf_thread *t, u64 now, u32 state, int cpu)
+{
+	struct task_struct *p = t->task;
+	struct csf_thread_page *tp = t->tp;
+
+	t->nvcsw0 = p->nvcsw;
+	t->nivcsw0 = p->nivcsw;
+	csf_write_begin(&tp->seq);
+	tp->registered_at = now;
+	tp->state_since = now;
+	tp->cpu = cpu;
+	tp->state = state;
+	csf_write_end(&tp->seq);
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+}
+
 /* Register current (idempotent) and return its page with a reference. */
 int csf_thread_register(struct page **pagep)
 {
 	struct task_struct *p = current;
-	struct csf_thread_page *tp;
-	struct csf_thread *t;
+	struct csf_thread *t, *old;
 	unsigned long flags;
-	u64 now;
 
 	rcu_read_lock();
 	t = csf_thread_find(p);
@@ -131,51 +298,28 @@ int csf_thread_register(struct page **pagep)
 		return 0;
 	}
 
-	if (atomic_inc_return(&csf_nr_entries) > csf_max_threads) {
-		atomic_dec(&csf_nr_entries);
-		return -ENOSPC;
-	}
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (t)
-		t->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!t || !t->page) {
-		kfree(t);
-		atomic_dec(&csf_nr_entries);
-		return -ENOMEM;
-	}
-	t->task = p;
-	t->tp = tp = page_address(t->page);
-	raw_spin_lock_init(&t->lock);
-
-	tp->magic = CSF_THREAD_MAGIC;
-	tp->abi_major = CSF_ABI_MAJOR;
-	tp->abi_minor = CSF_ABI_MINOR;
-	tp->clock = csf_cpu_hdr->clock;
-	tp->tid = task_pid_nr(p);
-	tp->tgid = task_tgid_nr(p);
-	memcpy(tp->comm, p->comm, sizeof(tp->comm));
-	tp->comm[sizeof(tp->comm) - 1] = '\0';
-	tp->state = CSF_STATE_RUNNING;
-
+	t = csf_thread_alloc(p, GFP_KERNEL);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	/*
 	 * IRQs (and so preemption) off from the first timestamp to the
 	 * insertion: the thread cannot be switched out unseen in between.
 	 */
 	raw_spin_lock_irqsave(&csf_threads_lock, flags);
-	now = csf_now();
-	tp->registered_at = now;
-	tp->state_since = now;
-	tp->cpu = smp_processor_id();
-	t->nvcsw0 = p->nvcsw;
-	t->nivcsw0 = p->nivcsw;
-	hash_add_rcu(csf_threads, &t->node, (unsigned long)p);
+	old = csf_thread_insert_locked(t);
+	if (old)
+		get_page(old->page);
+	else
+		csf_thread_start(t, csf_now(), CSF_STATE_RUNNING,
+				 smp_processor_id());
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
-
-	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
-	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
-	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
-
-	get_page(t->page);
+	if (old) {
+		/* Attached by another meanwhile. */
+		csf_thread_discard(t);
+		t = old;
+	} else {
+		get_page(t->page);
+	}
 	*pagep = t->page;
 	return 0;
 }
@@ -191,20 +335,47 @@ static void csf_ns_root(struct user_namespace *ns, kuid_t *uid, kgid_t *gid)
 }
 
 /*
+ * Whether @p is dumpable; if not, the user namespace it was exec'd in,
+ * referenced, in *@ns: root there stands for it (/proc's rule, below).  A
+ * kernel thread has no exec: false, with no namespace.  Process context:
+ * task_lock() may sleep on PREEMPT_RT.
+ */
+static bool csf_task_dumpable(struct task_struct *p, struct user_namespace **ns)
+{
+	bool dumpable = true;
+#ifdef HAVE_TASK_EXEC_STATE
+	struct task_exec_state *es;
+
+	rcu_read_lock();
+	es = rcu_dereference(p->exec_state);
+	if (es && READ_ONCE(es->dumpable) != TASK_DUMPABLE_OWNER) {
+		*ns = get_user_ns(es->user_ns);
+		dumpable = false;
+	}
+	rcu_read_unlock();
+#else
+	task_lock(p);
+	if (p->mm && get_dumpable(p->mm) != SUID_DUMP_USER) {
+		*ns = get_user_ns(p->mm->user_ns);
+		dumpable = false;
+	}
+	task_unlock(p);
+#endif
+	return dumpable;
+}
+
+/*
  * Who owns threads/<tid>: /proc's rule (task_dump_owner()), so that nobody
  * maps a page they could not read there.  The task's effective ids now;
  * but a task that is not dumpable (it changed credentials, as a daemon
  * that dropped root does, or said prctl(PR_SET_DUMPABLE, 0)) may still
  * hold what its former self could read, and belongs to root of the user
- * namespace it was exec'd in.  Process context: task_lock() may sleep on
- * PREEMPT_RT.
+ * namespace it was exec'd in.
  */
 static void csf_task_owner(struct task_struct *p, kuid_t *uid, kgid_t *gid)
 {
+	struct user_namespace *ns;
 	const struct cred *cred;
-#ifdef HAVE_TASK_EXEC_STATE
-	struct task_exec_state *es;
-#endif
 
 	if (p->flags & PF_KTHREAD) {
 		*uid = GLOBAL_ROOT_UID;
@@ -215,18 +386,52 @@ static void csf_task_owner(struct task_struct *p, kuid_t *uid, kgid_t *gid)
 	cred = __task_cred(p);
 	*uid = cred->euid;
 	*gid = cred->egid;
-#ifdef HAVE_TASK_EXEC_STATE
-	es = rcu_dereference(p->exec_state);
-	if (es && READ_ONCE(es->dumpable) != TASK_DUMPABLE_OWNER)
-		csf_ns_root(es->user_ns, uid, gid);
 	rcu_read_unlock();
-#else
+	if (!csf_task_dumpable(p, &ns)) {
+		csf_ns_root(ns, uid, gid);
+		put_user_ns(ns);
+	}
+}
+
+/*
+ * May the opener of @file attach @p?  The kernel's rule for reading
+ * /proc/<pid>/stat's private fields (__ptrace_may_access() with
+ * PTRACE_MODE_READ_FSCREDS), which modules cannot call: a thread of the
+ * caller's own process; or the opener's fsuid and fsgid are every uid and
+ * gid of @p and @p is dumpable; or CAP_SYS_PTRACE in @p's user namespace
+ * (and in the one it was exec'd in, when it is not dumpable).  The
+ * opener's credentials, not the writer's, as for cgroup.procs: a setuid
+ * program handed the file cannot be made to attach for its caller.  No
+ * LSM hook is consulted; coarse_stat_fs(7) says what that means.
+ */
+static int csf_may_attach(struct file *file, struct task_struct *p)
+{
+	const struct cred *cred = file->f_cred, *tcred;
+	struct user_namespace *ns;
+	bool ok;
+
+	if (same_thread_group(p, current))
+		return 0;
+	rcu_read_lock();
+	tcred = __task_cred(p);
+	ok = uid_eq(cred->fsuid, tcred->euid) &&
+	     uid_eq(cred->fsuid, tcred->suid) &&
+	     uid_eq(cred->fsuid, tcred->uid) &&
+	     gid_eq(cred->fsgid, tcred->egid) &&
+	     gid_eq(cred->fsgid, tcred->sgid) &&
+	     gid_eq(cred->fsgid, tcred->gid);
+	ns = get_user_ns(tcred->user_ns);
 	rcu_read_unlock();
-	task_lock(p);
-	if (p->mm && get_dumpable(p->mm) != SUID_DUMP_USER)
-		csf_ns_root(p->mm->user_ns, uid, gid);
-	task_unlock(p);
-#endif
+	if (!ok)
+		ok = file_ns_capable(file, ns, CAP_SYS_PTRACE);
+	put_user_ns(ns);
+	if (!ok)
+		return -EPERM;
+	if (!(p->flags & PF_KTHREAD) && !csf_task_dumpable(p, &ns)) {
+		ok = file_ns_capable(file, ns, CAP_SYS_PTRACE);
+		put_user_ns(ns);
+	}
+	return ok ? 0 : -EPERM;
 }
 
 /*
@@ -297,6 +502,7 @@ int csf_thread_tids(pid_t *tids, int max)
 	return n;
 }
 
+
 static inline u32 csf_sleep_state(struct task_struct *p, unsigned int state)
 {
 	if (p->in_iowait)
@@ -304,6 +510,242 @@ static inline u32 csf_sleep_state(struct task_struct *p, unsigned int state)
 	if (state & TASK_INTERRUPTIBLE)
 		return CSF_STATE_SLEEPING;
 	return CSF_STATE_BLOCKED;
+}
+
+/*
+ * The state of @p, which is not current, as far as a module can see it:
+ * the runqueue lock that would make it exact is private to the scheduler.
+ * A task between its switch's tracepoint and the end of the switch is
+ * taken for the state it leaves, which the next event corrects: the first
+ * interval may be attributed to the state next to it, for at most one
+ * scheduling slice (coarse_stat_fs(7), "Attaching").
+ */
+static u32 csf_task_state(struct task_struct *p)
+{
+	unsigned int state = READ_ONCE(p->__state);
+
+	if (READ_ONCE(p->on_rq))
+		return READ_ONCE(p->on_cpu) ? CSF_STATE_RUNNING :
+					      CSF_STATE_RUNNABLE;
+	if (state == TASK_RUNNING)
+		return CSF_STATE_RUNNABLE;
+	return csf_sleep_state(p, state);
+}
+
+/*
+ * Register every task of @tasks (n, referenced) that is not yet, all or
+ * none: past the cap or out of memory, nothing changes.  With @inherit
+ * their future children and threads are registered at creation, and an
+ * entry that exists already learns it.
+ *
+ * A task other than current may be switching, waking or exiting on
+ * another CPU while it is inserted, and a probe that looked it up a moment
+ * before missed it.  So the entries go in not live (EXITED, which every
+ * probe leaves alone), a grace period lets every probe that could have
+ * missed them finish, and only then is each one's state read and the entry
+ * made live under its lock, the probes queued behind it.  A task found
+ * exiting by then stays EXITED: its exit may be one of the events missed.
+ */
+static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
+				   bool inherit)
+{
+	struct csf_thread **ts, *old;
+	int i, started = 0, err = 0;
+	unsigned long flags;
+	bool *inserted;
+
+	ts = kcalloc(n, sizeof(*ts) + sizeof(*inserted), GFP_KERNEL);
+	if (!ts)
+		return -ENOMEM;
+	inserted = (bool *)(ts + n);
+	/* Registered already: nothing to allocate, at most inherit to add. */
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		old = csf_thread_find(tasks[i]);
+		if (old && inherit)
+			WRITE_ONCE(old->inherit, true);
+		inserted[i] = old != NULL;	/* in the table already */
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		if (inserted[i])
+			continue;
+		ts[i] = csf_thread_alloc(tasks[i], GFP_KERNEL);
+		if (IS_ERR(ts[i])) {
+			err = PTR_ERR(ts[i]);
+			ts[i] = NULL;
+			goto out;
+		}
+		ts[i]->inherit = inherit;
+	}
+
+	/*
+	 * The RCU read section keeps a task that is still hashed from
+	 * reaching sched_process_free, which is queued after it is unhashed
+	 * (release_task()): its entry cannot outlive it.
+	 */
+	rcu_read_lock();
+	raw_spin_lock_irqsave(&csf_threads_lock, flags);
+	for (i = 0; i < n; i++) {
+		struct task_struct *p = tasks[i];
+
+		inserted[i] = false;
+		if (!ts[i])
+			continue;
+		old = NULL;
+		if (pid_alive(p) && !(p->flags & PF_EXITING))
+			old = csf_thread_insert_locked(ts[i]);
+		if (old && inherit)
+			WRITE_ONCE(old->inherit, true);
+		/* Registered already, or gone: not ours to start. */
+		inserted[i] = !old && pid_alive(p) && !(p->flags & PF_EXITING);
+	}
+	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		if (ts[i] && !inserted[i]) {
+			csf_thread_discard(ts[i]);
+			ts[i] = NULL;
+		}
+		started += inserted[i];
+	}
+	if (inherit)
+		csf_reserve_fill(NULL);
+	if (!started)
+		goto out;
+
+	synchronize_rcu();
+	for (i = 0; i < n; i++) {
+		struct csf_thread *t = ts[i];
+		struct task_struct *p = tasks[i];
+
+		if (!t)
+			continue;
+		raw_spin_lock_irqsave(&t->lock, flags);
+		if (!(READ_ONCE(p->flags) & PF_EXITING))
+			csf_thread_start(t, csf_now(), csf_task_state(p),
+					 task_cpu(p));
+		raw_spin_unlock_irqrestore(&t->lock, flags);
+		ts[i] = NULL;
+	}
+out:
+	for (i = 0; i < n; i++)
+		if (ts[i])
+			csf_thread_discard(ts[i]);
+	kfree(ts);
+	return err;
+}
+
+/*
+ * The tasks of an attach request, referenced: the thread @pid names, or
+ * every thread of its process.  A thread the process starts meanwhile is
+ * not among them (unless a thread already registered with inherit starts
+ * it).
+ */
+static int csf_attach_collect(struct task_struct *p, bool thread,
+			      struct task_struct ***tasksp)
+{
+	struct task_struct **tasks, *q;
+	int n, max;
+
+	if (thread) {
+		tasks = kmalloc(sizeof(*tasks), GFP_KERNEL);
+		if (!tasks)
+			return -ENOMEM;
+		get_task_struct(p);
+		tasks[0] = p;
+		*tasksp = tasks;
+		return 1;
+	}
+	for (;;) {
+		max = get_nr_threads(p) + 8;
+		tasks = kvmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
+		if (!tasks)
+			return -ENOMEM;
+		n = 0;
+		rcu_read_lock();
+		for_each_thread(p, q) {
+			if (n == max)
+				break;
+			get_task_struct(q);
+			tasks[n++] = q;
+		}
+		rcu_read_unlock();
+		if (n < max)
+			break;
+		while (n)
+			put_task_struct(tasks[--n]);
+		kvfree(tasks);
+	}
+	*tasksp = tasks;
+	return n;
+}
+
+/*
+ * Write to the attach file: register the process that @nr (in the
+ * caller's pid namespace) names, or with @thread that one thread, if the
+ * opener of @file may read it as /proc does.  All or nothing.
+ */
+int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit)
+{
+	struct task_struct **tasks, *p;
+	int i, n, err = 0;
+
+	rcu_read_lock();
+	p = pid_task(find_vpid(nr), PIDTYPE_PID);
+	if (p)
+		get_task_struct(p);
+	rcu_read_unlock();
+	if (!p)
+		return -ESRCH;
+	n = csf_attach_collect(p, thread, &tasks);
+	put_task_struct(p);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && !err; i++)
+		err = csf_may_attach(file, tasks[i]);
+	if (!err)
+		err = csf_thread_attach_tasks(tasks, n, inherit);
+	for (i = 0; i < n; i++)
+		put_task_struct(tasks[i]);
+	kvfree(tasks);
+	return err;
+}
+
+/*
+ * sched_process_fork, in the parent (current), before the child is first
+ * woken: a child of a thread registered with inherit is registered, live
+ * at once and runnable from its creation, as nothing can run or wake it
+ * yet.  Before 7.0 the probe runs with preemption disabled, so nothing
+ * here may sleep; a registration that fails is counted (nr_missed), not
+ * retried.
+ */
+void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
+{
+	struct csf_thread *t;
+	unsigned long flags;
+	bool inherit;
+
+	rcu_read_lock();
+	t = csf_thread_find(parent);
+	inherit = t && READ_ONCE(t->inherit);
+	rcu_read_unlock();
+	if (!inherit)
+		return;
+
+	t = csf_reserve_take();
+	if (!t || csf_thread_claim(t, child)) {
+		if (t)
+			csf_reserve_put(t);
+		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_missed));
+		return;
+	}
+	t->inherit = true;
+	raw_spin_lock_irqsave(&csf_threads_lock, flags);
+	/* A new task has no entry: insertion cannot find one. */
+	csf_thread_insert_locked(t);
+	csf_thread_start(t, csf_now(), CSF_STATE_RUNNABLE, task_cpu(child));
+	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 }
 
 /*
@@ -552,6 +994,12 @@ void csf_threads_release_all(void)
 	struct hlist_node *tmp;
 	struct csf_thread *t;
 	int bkt;
+
+	cancel_work_sync(&csf_reserve_work);
+	hlist_for_each_entry_safe(t, tmp, &csf_reserve, node)
+		csf_thread_delete(t);
+	INIT_HLIST_HEAD(&csf_reserve);
+	csf_reserve_nr = 0;
 
 	hash_for_each_safe(csf_threads, bkt, tmp, t, node) {
 		hash_del(&t->node);

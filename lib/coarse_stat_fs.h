@@ -225,6 +225,9 @@ struct csf_module_stats {
 	uint64_t generation;	/* as csf_generation() */
 	uint64_t stat_period_ns; /* refresh period of the /proc/stat buckets */
 	uint32_t max_threads;	/* the registration cap */
+	uint64_t nr_missed;	/* new tasks of an inheriting registration
+				 * that could not be registered (0 before
+				 * ABI 1.2) */
 };
 
 /*
@@ -242,6 +245,22 @@ int csf_module_stats(struct csf_module_stats *out);
  * negative errno (-ENOENT: not mounted).
  */
 int csf_threads_list(pid_t *tids, size_t max);
+
+/* csf_attach() flags */
+#define CSF_ATTACH_THREAD	0x1u	/* only the thread @pid, a tid */
+#define CSF_ATTACH_INHERIT	0x2u	/* and what it creates from now on */
+
+/*
+ * csf_attach - register the threads of process @pid (or, with
+ * CSF_ATTACH_THREAD, the one thread @pid) that are not registered yet, so
+ * that csf_thread_map() can map them; with CSF_ATTACH_INHERIT also every
+ * thread and process they create from then on.  The permission of
+ * reading /proc/@pid/stat in full (the ptrace read rule).  0, or
+ * -EINVAL, -ESRCH no such process, -EPERM not permitted, -ENOSPC the
+ * module's max_threads reached, -ENOMEM, -EOPNOTSUPP a module older than
+ * attaching, -ENOENT not mounted; nothing is registered on error.
+ */
+int csf_attach(pid_t pid, unsigned int flags);
 
 struct csf_thread_map;
 

@@ -272,5 +272,7 @@ CSF_PUBLIC int csf_module_stats(struct csf_module_stats *out)
 	out->generation = __atomic_load_n(&h->generation, __ATOMIC_RELAXED);
 	out->max_threads = h->max_threads;
 	out->stat_period_ns = h->stat_period_ns;
+	/* reserved, so 0, before ABI 1.2 */
+	out->nr_missed = __atomic_load_n(&h->nr_missed, __ATOMIC_RELAXED);
 	return 0;
 }

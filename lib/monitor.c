@@ -7,11 +7,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -163,4 +166,36 @@ CSF_PUBLIC void csf_thread_unmap(struct csf_thread_map *map)
 		return;
 	munmap((void *)map->page, map->len);
 	free(map);
+}
+
+/*
+ * One request, one write: the module answers each with the errno of the
+ * whole request.  A root without the attach file is a module older than
+ * ABI 1.2 (or a copy of the pages, as the tests make).
+ */
+CSF_PUBLIC int csf_attach(pid_t pid, unsigned int flags)
+{
+	char path[4096], req[48];
+	struct stat st;
+	int fd, n, err;
+
+	if (pid <= 0 || (flags & ~(CSF_ATTACH_THREAD | CSF_ATTACH_INHERIT)))
+		return -EINVAL;
+	err = csf_path(path, sizeof(path), CSF_ATTACH_FILE);
+	if (err)
+		return err;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -ENOENT && !csf_path(path, sizeof(path), "cpu") &&
+		    !stat(path, &st))
+			err = -EOPNOTSUPP;
+		return err;
+	}
+	n = snprintf(req, sizeof(req), "%d%s%s\n", (int)pid,
+		     flags & CSF_ATTACH_THREAD ? " thread" : "",
+		     flags & CSF_ATTACH_INHERIT ? " inherit" : "");
+	err = write(fd, req, (size_t)n) == n ? 0 : -errno;
+	close(fd);
+	return err;
 }

@@ -176,6 +176,7 @@ START_TEST(module_stats_are_the_header_counters)
 	h.generation = 42;
 	h.max_threads = 8192;
 	h.stat_period_ns = 10000000;
+	h.nr_missed = 3;
 	fake_write_cpu(root, &h, NULL);
 	memset(&st, 0xa5, sizeof(st));
 	ck_assert_int_eq(csf_module_stats(&st), 0);
@@ -184,6 +185,7 @@ START_TEST(module_stats_are_the_header_counters)
 	ck_assert_uint_eq(st.generation, 42);
 	ck_assert_uint_eq(st.max_threads, 8192);
 	ck_assert_uint_eq(st.stat_period_ns, 10000000);
+	ck_assert_uint_eq(st.nr_missed, 3);
 	ck_assert_int_eq(csf_module_stats(NULL), -EINVAL);
 }
 END_TEST
@@ -194,6 +196,65 @@ START_TEST(module_stats_unmounted_is_enoent)
 
 	setenv("CSF_ROOT", "/nonexistent/coarse_stat_fs", 1);
 	ck_assert_int_eq(csf_module_stats(&st), -ENOENT);
+}
+END_TEST
+
+/* What csf_attach() writes: one request per call, as the module parses. */
+static void attach_request(const char *root, unsigned int flags,
+			   const char *want)
+{
+	char path[4096], got[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/attach", root);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(csf_attach(4242, flags), 0);
+	n = pread(fd, got, sizeof(got) - 1, 0);
+	close(fd);
+	ck_assert_int_ge(n, 0);
+	got[n] = '\0';
+	ck_assert_str_eq(got, want);
+}
+
+START_TEST(attach_writes_one_request)
+{
+	const char *root = fake_root_new();
+
+	attach_request(root, 0, "4242\n");
+	attach_request(root, CSF_ATTACH_THREAD, "4242 thread\n");
+	attach_request(root, CSF_ATTACH_INHERIT, "4242 inherit\n");
+	attach_request(root, CSF_ATTACH_THREAD | CSF_ATTACH_INHERIT,
+		       "4242 thread inherit\n");
+}
+END_TEST
+
+START_TEST(attach_refuses_bad_arguments)
+{
+	fake_root_new();
+	ck_assert_int_eq(csf_attach(0, 0), -EINVAL);
+	ck_assert_int_eq(csf_attach(-2, 0), -EINVAL);
+	ck_assert_int_eq(csf_attach(1, 4), -EINVAL);
+}
+END_TEST
+
+START_TEST(attach_without_the_file)
+{
+	struct csf_cpu_header h;
+	const char *root = fake_root_new();
+
+	/* a module before ABI 1.2: the pages, no attach file */
+	fake_cpu_header(&h, 1, CSF_CLOCK_MONO);
+	fake_write_cpu(root, &h, NULL);
+	ck_assert_int_eq(csf_attach(1, 0), -EOPNOTSUPP);
+}
+END_TEST
+
+START_TEST(attach_unmounted_is_enoent)
+{
+	setenv("CSF_ROOT", "/nonexistent/coarse_stat_fs", 1);
+	ck_assert_int_eq(csf_attach(1, 0), -ENOENT);
 }
 END_TEST
 
@@ -209,6 +270,10 @@ int main(void)
 		map_bad_magic_is_eproto,
 		module_stats_are_the_header_counters,
 		module_stats_unmounted_is_enoent,
+		attach_writes_one_request,
+		attach_refuses_bad_arguments,
+		attach_without_the_file,
+		attach_unmounted_is_enoent,
 		NULL,
 	};
 
