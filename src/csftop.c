@@ -160,6 +160,46 @@ static int replay(const struct options *o)
 }
 #endif
 
+static const char *attach_strerror(int err)
+{
+	switch (-err) {
+	case EPERM:
+	case EACCES:
+		return _("permission denied: not your process, or it is not "
+			 "dumpable (the rule of ptrace and /proc, "
+			 "coarse_stat_fs(7))");
+	case ESRCH:
+		return _("no such process");
+	case ENOSPC:
+		return _("the module's registration cap is reached (module "
+			 "parameter max_threads)");
+	case EOPNOTSUPP:
+		return _("this coarse_stat_fs module cannot attach (it is "
+			 "older than ABI 1.2)");
+	default:
+		return strerror(-err);
+	}
+}
+
+/*
+ * -p: register the threads of each process, and with inherit the threads
+ * and processes it starts from now on.  One that cannot be attached is
+ * named with the reason; its threads registered anyway are still shown.
+ */
+static void attach_pids(const struct filter *f)
+{
+	for (size_t i = 0; i < f->npids; i++) {
+		int err = csf_attach(f->pids[i], CSF_ATTACH_INHERIT);
+
+		if (err)
+			fprintf(stderr, _("%s: cannot attach to %d: %s\n"),
+				PROGRAM, (int)f->pids[i],
+				attach_strerror(err));
+		if (err == -EOPNOTSUPP)
+			break;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -190,6 +230,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", PROGRAM, csf_strerror(err));
 		return EXIT_FAILURE;
 	}
+	attach_pids(&o.filter);
 	if (o.batch)
 		status = run_batch(&o, &smp);
 	else

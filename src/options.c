@@ -39,7 +39,8 @@ static void print_help(void)
 	       "(JSON lines)"));
 	puts(_("  -s, --sort=[+|-]COLUMN sort on COLUMN, + ascending, - "
 	       "descending"));
-	puts(_("  -p, --pid=PID[,PID...] only these processes (or threads)"));
+	puts(_("  -p, --pid=PID[,PID...] attach to these processes (or threads)\n"
+	       "                         and show only them"));
 	puts(_("  -P, --processes        a row per process, its threads summed "
 	       "(H switches)"));
 	puts(_("  -a, --archive=ARCHIVE  replay a PCP archive of csf metrics "

@@ -187,7 +187,7 @@ static void retire_hist(struct sampler *s, struct sampler_map *m, size_t n)
 
 int sampler_read(struct sampler *s)
 {
-	uint64_t gen;
+	struct csf_module_stats ms;
 	size_t k = 0, keep = 0;
 	int err;
 
@@ -195,14 +195,15 @@ int sampler_read(struct sampler *s)
 	for (size_t i = 0; i < s->nretired; i++)
 		free(s->retired[i]);
 	s->nretired = 0;
-	err = csf_generation(&gen);
+	err = csf_module_stats(&ms);
 	if (err)
 		return err;
-	if (!s->have_gen || gen != s->gen) {
+	s->missed = ms.nr_missed;
+	if (!s->have_gen || ms.generation != s->gen) {
 		err = rescan(s);
 		if (err)
 			return err;
-		s->gen = gen;
+		s->gen = ms.generation;
 		s->have_gen = 1;
 	}
 	if (s->snaps_cap < s->nmaps) {

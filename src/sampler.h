@@ -45,6 +45,7 @@ struct sampler {
 	struct csf_cpu_snap *cpus;
 	unsigned int ncpus;
 	unsigned int denied;		/* registered but not ours to map */
+	uint64_t missed;		/* the module's nr_missed */
 	unsigned int rescans;		/* how often the list was read */
 };
 

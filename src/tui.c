@@ -123,8 +123,10 @@ static int feed(struct tui *t, size_t k)
 		err = model_sample(&t->model, t->smp->snaps, t->smp->hists,
 				   t->smp->nsnaps, t->smp->cpus, t->smp->ncpus,
 				   tui_now(t));
-	if (!err)
+	if (!err) {
 		t->ui.denied = t->smp->denied;
+		t->ui.missed = t->smp->missed;
+	}
 	return err;
 }
 

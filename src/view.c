@@ -647,6 +647,10 @@ static void draw_info(struct ui *ui, const struct screen *s, int y)
 	if (ui->denied && n > 0 && (size_t)n < sizeof(line))
 		n += snprintf(line + n, sizeof(line) - (size_t)n,
 			      _("  (%u not readable)"), ui->denied);
+	if (ui->missed && n > 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			      _("  (%llu not registered at creation)"),
+			      (unsigned long long)ui->missed);
 	view_put(y, 0, COLS, line, 0);
 }
 

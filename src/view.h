@@ -28,6 +28,7 @@ struct ui {
 	unsigned int interval_ms;
 	const char *clock_name;
 	unsigned int denied;		/* threads we may not map */
+	uint64_t missed;		/* new tasks the module could not register */
 	char place[128];		/* shown for LIVE when set: a replay's */
 
 	/*
