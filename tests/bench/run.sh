@@ -13,7 +13,10 @@
 #      $CSF_VM_KERNELS or of the installed ones), which prints:
 #      pingpong (context-switch cost: module not loaded, loaded with no
 #      thread registered, loaded with both threads registered; median of 9
-#      runs), bench_snap on the real module with clock=tsc and clock=mono,
+#      runs), forkloop (what a fork+exit+wait costs: module not loaded,
+#      loaded with nothing registered, and under an inheriting registration
+#      that registers every child at its fork; median of 9 runs),
+#      bench_snap on the real module with clock=tsc and clock=mono,
 #      and tests/bench/csftop_cost.sh (csftop -b over N = 10, 100, 1000
 #      registered threads of csf-demo next to procps top -H -b).
 #

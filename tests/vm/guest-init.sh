@@ -152,6 +152,10 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 pingpong_ns() {
 	taskset 1 pingpong -n 20000 "$@" 2>&1 | sed -nE 's/.* ([0-9]+) ns per round trip/\1/p'
 }
+# forkloop ARGS: ns per fork+exit+wait, on CPU 0
+forkloop_ns() {
+	taskset 1 forkloop -n 2000 "$@" 2>&1 | sed -nE 's/.* ([0-9]+) ns per fork.*/\1/p'
+}
 bench_load() {	# bench_load CLOCK: the module loaded and mounted
 	insmod $KO clock=$1 && { mounted || mount -t coarse_stat_fs none $ROOT; }
 }
@@ -175,6 +179,23 @@ if [ "$CSF_VM_RUN" = bench ]; then
 	bsay "$(printf '%-38s %8s  %s' "module" "median" "runs")"
 	for row in "not loaded:$r0" "loaded, no thread registered:$r1" \
 		"loaded, both threads registered (-r):$r2"; do
+		runs=${row#*:}
+		med=$(echo $runs | tr ' ' '\n' | grep -E '^[0-9]+$' | median)
+		bsay "$(printf '%-38s %8s  %s' "${row%%:*}" "${med:-?}" "$runs")"
+	done
+	bsay ""
+	bsay "== forkloop: fork, child exits, wait (ns per fork; 9 rounds, the three cases in turn) =="
+	r0='' r1='' r2=''
+	for i in 1 2 3 4 5 6 7 8 9; do
+		r0="$r0 $(forkloop_ns)"
+		bench_load tsc
+		r1="$r1 $(forkloop_ns)"
+		r2="$r2 $(forkloop_ns -i)"
+		bench_unload
+	done
+	bsay "$(printf '%-38s %8s  %s' "module" "median" "runs")"
+	for row in "not loaded:$r0" "loaded, nothing registered:$r1" \
+		"loaded, inheriting registration (-i):$r2"; do
 		runs=${row#*:}
 		med=$(echo $runs | tr ' ' '\n' | grep -E '^[0-9]+$' | median)
 		bsay "$(printf '%-38s %8s  %s' "${row%%:*}" "${med:-?}" "$runs")"

@@ -159,7 +159,7 @@ demo)
 	tests="" scripts="" ;;
 bench)
 	tests="" scripts=""
-	ship+=(tests/bench/pingpong tests/bench/bench_snap tests/bench/cputime
+	ship+=(tests/bench/pingpong tests/bench/forkloop tests/bench/bench_snap tests/bench/cputime
 		/usr/bin/top) ;;
 test)
 	if [ "$tests" = none ]; then
