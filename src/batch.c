@@ -578,6 +578,10 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 
 	if (!b->titles)
 		b->titles = title_line();
+	if (!b->ntext)
+		for (int c = 0; c < COL_NR; c++)
+			if (columns[c].batch_width)
+				b->text_cols[b->ntext++] = &columns[c];
 	if (!b->cpu_titles)
 		b->cpu_titles = cpu_title_line();
 	if (!b->titles || !b->cpu_titles) {
@@ -620,9 +624,8 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		if (!p)
 			return;
 		*p++ = mark_of(s, r)->ch;
-		for (int c = 0; c < COL_NR; c++)
-			if (columns[c].batch_width)
-				p = text_cell(p, r, &columns[c]);
+		for (int k = 0; k < b->ntext; k++)
+			p = text_cell(p, r, b->text_cols[k]);
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
 	}
