@@ -1012,29 +1012,6 @@ int filter_match(const struct filter *f, const struct row *r)
 
 /* --- values and sorting --------------------------------------------- */
 
-unsigned int row_state(const struct row *r)
-{
-	if (r->flags & (ROW_EXITED | ROW_GONE))
-		return CSF_STATE_EXITED;
-	return r->snap.state;
-}
-
-struct ratio row_share(const struct row *r, unsigned int state)
-{
-	struct ratio q = { 0, r->interval_ns };
-
-	if (state < CSF_NR_STATES)
-		q.num = r->delta_ns[state];
-	if (q.num > q.den && !(r->flags & ROW_PROCESS))
-		q.num = q.den;
-	return q;
-}
-
-struct ratio row_rate(const struct row *r, uint64_t count)
-{
-	return (struct ratio){ count, r->interval_ns };
-}
-
 /*
  * Each row's key is computed once (a share is a division), then small
  * entries holding it are sorted.  Ties go by ascending TID, both ways.

@@ -292,12 +292,32 @@ size_t model_select(const struct screen *s, const struct filter *f,
 /*
  * Share of the interval spent in @state: at most all of it for a thread
  * (whatever a page says), the sum of its threads' for a process row.
+ * Inline, as the rest here: the column table asks for them per cell.
  */
-struct ratio row_share(const struct row *r, unsigned int state);
+static inline struct ratio row_share(const struct row *r, unsigned int state)
+{
+	struct ratio q = { 0, r->interval_ns };
+
+	if (state < CSF_NR_STATES)
+		q.num = r->delta_ns[state];
+	if (q.num > q.den && !(r->flags & ROW_PROCESS))
+		q.num = q.den;
+	return q;
+}
+
 /* @count over the interval, per second. */
-struct ratio row_rate(const struct row *r, uint64_t count);
+static inline struct ratio row_rate(const struct row *r, uint64_t count)
+{
+	return (struct ratio){ count, r->interval_ns };
+}
+
 /* State to show: EXITED for exited or gone rows. */
-unsigned int row_state(const struct row *r);
+static inline unsigned int row_state(const struct row *r)
+{
+	if (r->flags & (ROW_EXITED | ROW_GONE))
+		return CSF_STATE_EXITED;
+	return r->snap.state;
+}
 
 /* PID list parser shared with -p: returns count or -EINVAL. */
 int parse_pid_list(const char *text, pid_t *pids, size_t max);
