@@ -132,8 +132,15 @@ static size_t decode(const char *s, wchar_t *out, size_t max)
 	memset(&st, 0, sizeof(st));
 	while (len && n < max) {
 		wchar_t wc;
-		size_t r = mbrtowc(&wc, s, len, &st);
+		size_t r;
 
+		/* printable ASCII, most of what is shown, is itself */
+		if (*s >= 0x20 && *s < 0x7f) {
+			out[n++] = (wchar_t)*s++;
+			len--;
+			continue;
+		}
+		r = mbrtowc(&wc, s, len, &st);
 		if (r == (size_t)-1 || r == (size_t)-2) {
 			wc = L'?';
 			r = 1;
@@ -509,10 +516,11 @@ static void draw_row(const struct ui *ui, const struct screen *s,
 		chtype *d = drawn + (size_t)y * (size_t)cols;
 
 		if (drawn_ok[y]) {
-			while (first <= last && d[first] == line[first])
-				first++;
-			if (first > last)
+			/* most rows did not change: one vectorised compare */
+			if (!memcmp(d, line, (size_t)cols * sizeof(*d)))
 				return;
+			while (d[first] == line[first])
+				first++;
 			while (d[last] == line[last])
 				last--;
 		}
