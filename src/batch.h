@@ -36,8 +36,7 @@ struct batch_buf {
 	size_t len, cap;
 	int oom;
 	char *titles;			/* the thread table's title line */
-	/* its columns, found once rather than tested in every row */
-	const struct column *text_cols[COL_NR];
+	const struct column *text_cols[COL_NR];	/* its columns */
 	int ntext;
 	char *cpu_titles;		/* the CPU table's */
 	struct proc_screen procs;	/* with -P: the rows per process */

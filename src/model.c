@@ -1027,22 +1027,15 @@ struct sort_ent {
 
 #define COMM_LEN sizeof(((struct csf_snap *)0)->comm)
 
-static int cmp_comm(const void *pa, const void *pb, int sign)
+/* qsort_r() on names, @desc pointing to the direction */
+static int cmp_comm(const void *pa, const void *pb, void *desc)
 {
 	const struct sort_ent *a = pa, *b = pb;
-	int c = sign * strncasecmp(a->key.comm, b->key.comm, COMM_LEN);
+	int c = strncasecmp(a->key.comm, b->key.comm, COMM_LEN);
 
+	if (*(int *)desc)
+		c = -c;
 	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
-}
-
-static int cmp_comm_asc(const void *a, const void *b)
-{
-	return cmp_comm(a, b, 1);
-}
-
-static int cmp_comm_desc(const void *a, const void *b)
-{
-	return cmp_comm(a, b, -1);
 }
 
 /* Whether @a goes before @b: a descending sort's keys are negated, and a
@@ -1087,10 +1080,8 @@ static struct sort_ent *merge_sort(struct sort_ent *a, struct sort_ent *tmp,
 
 			while (i < mid && j < hi)
 				tmp[k++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
-			while (i < mid)
-				tmp[k++] = a[i++];
-			while (j < hi)
-				tmp[k++] = a[j++];
+			memcpy(tmp + k, a + i, (mid - i) * sizeof(*a));
+			memcpy(tmp + k + mid - i, a + j, (hi - j) * sizeof(*a));
 		}
 		t = a;
 		a = tmp;
@@ -1151,7 +1142,7 @@ size_t model_select(const struct screen *s, const struct filter *f,
 	if (c->uint || c->ratio)
 		sorted = merge_sort(ent, ent + n, n);
 	else
-		qsort(ent, n, sizeof(*ent), desc ? cmp_comm_desc : cmp_comm_asc);
+		qsort_r(ent, n, sizeof(*ent), cmp_comm, &desc);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = sorted[i].row;
 	free(ent);

@@ -292,7 +292,6 @@ size_t model_select(const struct screen *s, const struct filter *f,
 /*
  * Share of the interval spent in @state: at most all of it for a thread
  * (whatever a page says), the sum of its threads' for a process row.
- * Inline, as the rest here: the column table asks for them per cell.
  */
 static inline struct ratio row_share(const struct row *r, unsigned int state)
 {

@@ -131,16 +131,11 @@ static size_t decode(const char *s, wchar_t *out, size_t max)
 
 	memset(&st, 0, sizeof(st));
 	while (len && n < max) {
-		wchar_t wc;
-		size_t r;
-
 		/* printable ASCII, most of what is shown, is itself */
-		if (*s >= 0x20 && *s < 0x7f) {
-			out[n++] = (wchar_t)*s++;
-			len--;
-			continue;
-		}
-		r = mbrtowc(&wc, s, len, &st);
+		wchar_t wc = (unsigned char)*s;
+		size_t r = wc >= 0x20 && wc < 0x7f ? 1 :
+			   mbrtowc(&wc, s, len, &st);
+
 		if (r == (size_t)-1 || r == (size_t)-2) {
 			wc = L'?';
 			r = 1;
