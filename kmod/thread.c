@@ -66,7 +66,7 @@ struct csf_thread {
 	struct csf_thread_page *tp;
 	raw_spinlock_t lock;		/* serialises writers of tp, and waker */
 	unsigned long nvcsw0, nivcsw0;	/* the task's counts at registration */
-	bool inherit;			/* its new tasks are registered */
+	u32 inherit;			/* its new tasks are registered */
 	/* who began the wakeup under way (sched_waking), for its end */
 	u32 waker_tid;
 	char waker_comm[TASK_COMM_LEN];
@@ -188,16 +188,18 @@ static void csf_thread_discard(struct csf_thread *t)
 /*
  * Entries made in process context for the fork probe, which may not
  * allocate (preemption is off there before 7.0, and PREEMPT_RT allows no
- * allocation then).  Filled when a registration with inherit is made, and
- * refilled by a work item once half used: a fork bomb empties it faster
- * than that and its children are counted as missed (nr_missed), which is
- * the bound the cap would set anyway.
+ * allocation then).  Filled when a registration with inherit is made,
+ * refilled by a work item once half used, and given back by it once no
+ * entry with inherit is left (csf_nr_inherit): a fork bomb empties it
+ * faster than it is refilled and its children are counted as missed
+ * (nr_missed), which is the bound the cap would set anyway.
  */
 #define CSF_RESERVE 64
 
 static HLIST_HEAD(csf_reserve);
 static unsigned int csf_reserve_nr;
 static DEFINE_RAW_SPINLOCK(csf_reserve_lock);
+static atomic_t csf_nr_inherit = ATOMIC_INIT(0);
 
 static void csf_reserve_put(struct csf_thread *t)
 {
@@ -209,7 +211,7 @@ static void csf_reserve_put(struct csf_thread *t)
 	raw_spin_unlock_irqrestore(&csf_reserve_lock, flags);
 }
 
-static void csf_reserve_fill(struct work_struct *unused)
+static void csf_reserve_fill(void)
 {
 	struct csf_thread *t;
 
@@ -221,7 +223,39 @@ static void csf_reserve_fill(struct work_struct *unused)
 	}
 }
 
-static DECLARE_WORK(csf_reserve_work, csf_reserve_fill);
+/*
+ * Checked under the reserve's lock: a registration with inherit counts
+ * itself before it fills the reserve, so a fill is never given back.
+ */
+static void csf_reserve_adjust(struct work_struct *unused)
+{
+	struct csf_thread *t;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	HLIST_HEAD(drop);
+
+	if (atomic_read(&csf_nr_inherit)) {
+		csf_reserve_fill();
+		return;
+	}
+	raw_spin_lock_irqsave(&csf_reserve_lock, flags);
+	if (!atomic_read(&csf_nr_inherit)) {
+		hlist_move_list(&csf_reserve, &drop);
+		csf_reserve_nr = 0;
+	}
+	raw_spin_unlock_irqrestore(&csf_reserve_lock, flags);
+	hlist_for_each_entry_safe(t, tmp, &drop, node)
+		csf_thread_delete(t);
+}
+
+static DECLARE_WORK(csf_reserve_work, csf_reserve_adjust);
+
+/* @t, in the table, passes registration on to what its task creates. */
+static void csf_thread_set_inherit(struct csf_thread *t)
+{
+	if (!xchg(&t->inherit, 1))
+		atomic_inc(&csf_nr_inherit);
+}
 
 static struct csf_thread *csf_reserve_take(void)
 {
@@ -563,7 +597,7 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 	for (i = 0; i < n; i++) {
 		old = csf_thread_find(tasks[i]);
 		if (old && inherit)
-			WRITE_ONCE(old->inherit, true);
+			csf_thread_set_inherit(old);
 		inserted[i] = old != NULL;	/* in the table already */
 	}
 	rcu_read_unlock();
@@ -576,7 +610,6 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 			ts[i] = NULL;
 			goto out;
 		}
-		ts[i]->inherit = inherit;
 	}
 
 	/*
@@ -596,9 +629,11 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 		if (pid_alive(p) && !(p->flags & PF_EXITING))
 			old = csf_thread_insert_locked(ts[i]);
 		if (old && inherit)
-			WRITE_ONCE(old->inherit, true);
+			csf_thread_set_inherit(old);
 		/* Registered already, or gone: not ours to start. */
 		inserted[i] = !old && pid_alive(p) && !(p->flags & PF_EXITING);
+		if (inserted[i] && inherit)
+			csf_thread_set_inherit(ts[i]);
 	}
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 	rcu_read_unlock();
@@ -610,7 +645,7 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 		started += inserted[i];
 	}
 	if (inherit)
-		csf_reserve_fill(NULL);
+		csf_reserve_fill();
 	if (!started)
 		goto out;
 
@@ -740,10 +775,10 @@ void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
 		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_missed));
 		return;
 	}
-	t->inherit = true;
 	raw_spin_lock_irqsave(&csf_threads_lock, flags);
 	/* A new task has no entry: insertion cannot find one. */
 	csf_thread_insert_locked(t);
+	csf_thread_set_inherit(t);
 	csf_thread_start(t, csf_now(), CSF_STATE_RUNNABLE, task_cpu(child));
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 }
@@ -985,6 +1020,8 @@ void csf_thread_free(struct task_struct *p)
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 	atomic_dec(&csf_nr_entries);
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
+	if (READ_ONCE(t->inherit) && atomic_dec_and_test(&csf_nr_inherit))
+		schedule_work(&csf_reserve_work);
 	call_rcu(&t->rcu, csf_thread_free_rcu);
 }
 
@@ -1000,6 +1037,7 @@ void csf_threads_release_all(void)
 		csf_thread_delete(t);
 	INIT_HLIST_HEAD(&csf_reserve);
 	csf_reserve_nr = 0;
+	atomic_set(&csf_nr_inherit, 0);
 
 	hash_for_each_safe(csf_threads, bkt, tmp, t, node) {
 		hash_del(&t->node);

@@ -433,8 +433,11 @@ run_kernel() {
 	} >"$stage/etc/csf-vm.conf"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$out/initramfs.gz"
 
-	# A disk for I/O-wait tests (O_DIRECT reads go through virtio_blk).
-	truncate -s 64M "$out/disk.img"
+	# A disk for I/O-wait tests (O_DIRECT reads go through virtio_blk),
+	# sparse: 1 GiB so that guest_attach.sh's dd, 64 KiB a read, runs
+	# for its whole test (7.3 read 64 MiB in 512-byte reads in under a
+	# second, none of them waited for).
+	truncate -s 1G "$out/disk.img"
 
 	# Single-threaded TCG: with one host thread per vCPU (MTTCG, qemu 7.2)
 	# we saw a guest CPU execute a stale int3 after the kernel had finished
