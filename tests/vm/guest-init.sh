@@ -163,43 +163,37 @@ bench_unload() {
 	mounted && umount $ROOT
 	loaded && rmmod coarse_stat_fs
 }
+# bench_rounds FIGURE FLAG LABEL1 LABEL2: the ns FIGURE prints with the
+# module not loaded, loaded (LABEL1) and loaded with FIGURE FLAG (LABEL2),
+# in turn over 9 rounds, so that a host's slow spell hits all three; the
+# medians and every run
+bench_rounds() {
+	r0='' r1='' r2=''
+	for i in 1 2 3 4 5 6 7 8 9; do
+		r0="$r0 $($1)"
+		bench_load tsc
+		r1="$r1 $($1)"
+		r2="$r2 $($1 "$2")"
+		bench_unload
+	done
+	bsay "$(printf '%-38s %8s  %s' "module" "median" "runs")"
+	for row in "not loaded:$r0" "$3:$r1" "$4:$r2"; do
+		runs=${row#*:}
+		med=$(echo $runs | tr ' ' '\n' | grep -E '^[0-9]+$' | median)
+		bsay "$(printf '%-38s %8s  %s' "${row%%:*}" "${med:-?}" "$runs")"
+	done
+}
 if [ "$CSF_VM_RUN" = bench ]; then
 	dmesg -n 1
 	bsay "guest: $(uname -r), $(nproc) vCPUs (qemu TCG, single-threaded), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	bsay ""
 	bsay "== pingpong: two threads on CPU 0 bounce a byte over pipes (ns per round trip; 9 rounds, the three cases in turn) =="
-	r0='' r1='' r2=''
-	for i in 1 2 3 4 5 6 7 8 9; do
-		r0="$r0 $(pingpong_ns)"
-		bench_load tsc
-		r1="$r1 $(pingpong_ns)"
-		r2="$r2 $(pingpong_ns -r)"
-		bench_unload
-	done
-	bsay "$(printf '%-38s %8s  %s' "module" "median" "runs")"
-	for row in "not loaded:$r0" "loaded, no thread registered:$r1" \
-		"loaded, both threads registered (-r):$r2"; do
-		runs=${row#*:}
-		med=$(echo $runs | tr ' ' '\n' | grep -E '^[0-9]+$' | median)
-		bsay "$(printf '%-38s %8s  %s' "${row%%:*}" "${med:-?}" "$runs")"
-	done
+	bench_rounds pingpong_ns -r "loaded, no thread registered" \
+		"loaded, both threads registered (-r)"
 	bsay ""
 	bsay "== forkloop: fork, child exits, wait (ns per fork; 9 rounds, the three cases in turn) =="
-	r0='' r1='' r2=''
-	for i in 1 2 3 4 5 6 7 8 9; do
-		r0="$r0 $(forkloop_ns)"
-		bench_load tsc
-		r1="$r1 $(forkloop_ns)"
-		r2="$r2 $(forkloop_ns -i)"
-		bench_unload
-	done
-	bsay "$(printf '%-38s %8s  %s' "module" "median" "runs")"
-	for row in "not loaded:$r0" "loaded, nothing registered:$r1" \
-		"loaded, inheriting registration (-i):$r2"; do
-		runs=${row#*:}
-		med=$(echo $runs | tr ' ' '\n' | grep -E '^[0-9]+$' | median)
-		bsay "$(printf '%-38s %8s  %s' "${row%%:*}" "${med:-?}" "$runs")"
-	done
+	bench_rounds forkloop_ns -i "loaded, nothing registered" \
+		"loaded, inheriting registration (-i)"
 	for clock in tsc mono; do
 		bsay ""
 		bsay "== bench_snap: the real module, clock=$clock (ns per call) =="
