@@ -28,14 +28,14 @@ yes > /dev/null &
 spin=$!
 sleep 100 &
 sleeper=$!
-pinned_a= pinned_b=
+pinned_a="" pinned_b=""
 if [ "$(nproc)" -ge 2 ]; then
 	taskset -c 1 yes > /dev/null &
 	pinned_a=$!
 	taskset -c 1 yes > /dev/null &
 	pinned_b=$!
 fi
-reader=
+reader=""
 if [ -b "$DISK" ]; then
 	dd if="$DISK" of=/dev/null bs=64k iflag=direct 2> /dev/null &
 	reader=$!
@@ -69,24 +69,24 @@ for p in $(echo "$pids" | tr ',' ' '); do
 	check "pid $p attached and shown in every sample" shown "$p"
 done
 
-check "yes runs or waits for a CPU (state $(field $spin state), run $(field $spin run)% + runnable $(field $spin runnable)%)" \
-	ge "$(sum "$(field $spin run)" "$(field $spin runnable)")" 90
-check "yes never sleeps (sleep total $(field $spin sleep_total) ns)" \
-	test "$(field $spin sleep_total)" = 0
-check "sleep 100 is sleeping (state $(field $sleeper state))" \
-	test "$(field $sleeper state)" = sleeping
-check "sleep 100 never runs once attached (run $(field $sleeper run)%, total $(field $sleeper run_total) ns)" \
-	test "$(field $sleeper run_total)" = 0
-check "sleep 100 sleeps the whole interval (sleep $(field $sleeper sleep)%)" \
-	ge "$(field $sleeper sleep)" 99
+check "yes runs or waits for a CPU (state $(field "$spin" state), run $(field "$spin" run)% + runnable $(field "$spin" runnable)%)" \
+	ge "$(sum "$(field "$spin" run)" "$(field "$spin" runnable)")" 90
+check "yes never sleeps (sleep total $(field "$spin" sleep_total) ns)" \
+	test "$(field "$spin" sleep_total)" = 0
+check "sleep 100 is sleeping (state $(field "$sleeper" state))" \
+	test "$(field "$sleeper" state)" = sleeping
+check "sleep 100 never runs once attached (run $(field "$sleeper" run)%, total $(field "$sleeper" run_total) ns)" \
+	test "$(field "$sleeper" run_total)" = 0
+check "sleep 100 sleeps the whole interval (sleep $(field "$sleeper" sleep)%)" \
+	ge "$(field "$sleeper" sleep)" 99
 if [ -n "$pinned_a" ]; then
 	for p in $pinned_a $pinned_b; do
-		check "yes $p pinned with another: runs >= 25% (run $(field $p run)%)" \
-			ge "$(field $p run)" 25
-		check "yes $p pinned with another: waits >= 25% (runnable $(field $p runnable)%)" \
-			ge "$(field $p runnable)" 25
-		check "yes $p pinned with another: never off the run queue (run + runnable $(sum "$(field $p run)" "$(field $p runnable)")%)" \
-			ge "$(sum "$(field $p run)" "$(field $p runnable)")" 90
+		check "yes $p pinned with another: runs >= 25% (run $(field "$p" run)%)" \
+			ge "$(field "$p" run)" 25
+		check "yes $p pinned with another: waits >= 25% (runnable $(field "$p" runnable)%)" \
+			ge "$(field "$p" runnable)" 25
+		check "yes $p pinned with another: never off the run queue (run + runnable $(sum "$(field "$p" run)" "$(field "$p" runnable)")%)" \
+			ge "$(sum "$(field "$p" run)" "$(field "$p" runnable)")" 90
 	done
 fi
 # A read may complete before dd gets to sleep for it, which nothing rules
@@ -103,7 +103,7 @@ iowait_seen() {
 # before its read completes (7.3-rt showed none in 10 s).
 kill "$spin" $pinned_a $pinned_b 2> /dev/null
 if [ -n "$reader" ]; then
-	check "dd iflag=direct waits for I/O (iowait total $(field $reader iowait_total) ns in the samples, state $(field $reader state))" \
+	check "dd iflag=direct waits for I/O (iowait total $(field "$reader" iowait_total) ns in the samples, state $(field "$reader" state))" \
 		wait_for 100 iowait_seen
 fi
 
