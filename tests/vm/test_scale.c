@@ -552,13 +552,21 @@ START_TEST(max_threads_registered_sampled_and_exited)
 					entry_objs = d;
 				}
 			}
-		if (pages < n - n / 50 || pages > n + n / 50) {
+		/*
+		 * coarse_stat_fs(7): one 4 KiB page per registered thread.
+		 * The counters are the whole system's, and the kernel does
+		 * other work meanwhile: on 7.3-rt, after the VM suite's
+		 * earlier programs, 254 pages left the free lists for no
+		 * category during the registrations (1 in 3 full runs; the
+		 * test alone, 4 runs: within 0.5%).  512 pages (6%) still
+		 * tells one page a thread from two, or none.
+		 */
+		if (pages < n - 512 || pages > n + 512) {
 			printf("before:\n%safter:\n%s", m0.text, m1.text);
 			fflush(stdout);
 		}
-		/* coarse_stat_fs(7): one 4 KiB page per registered thread */
-		ck_assert_msg(pages >= n - n / 50 && pages <= n + n / 50,
-			      "%ld pages for %ld threads, in no other category: want one each (+-2%%)",
+		ck_assert_msg(pages >= n - 512 && pages <= n + 512,
+			      "%ld pages for %ld threads, in no other category: want one each (+-512)",
 			      pages, n);
 		if (m0.nslabs > 0) {
 			/* and about 100 bytes: the entry, kzalloc()ed */
