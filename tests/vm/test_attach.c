@@ -506,8 +506,18 @@ START_TEST(exec_keeps_registration)
 	ck_assert_str_eq(a.comm, "csf-target");
 	r = target_do(&t, 'X', NULL);
 	ck_assert_int_eq(r.val, t.pid);
-	ck_assert_int_eq(csf_thread_read(m, &b), 0);
+	/*
+	 * A page takes a leader's new name at its next switch out: wait
+	 * until the new image sleeps on its command pipe.
+	 */
+	for (int i = 0; i < 500; i++) {
+		ck_assert_int_eq(csf_thread_read(m, &b), 0);
+		if (b.state == CSF_STATE_SLEEPING)
+			break;
+		vm_sleep_ms(10);
+	}
 	csf_thread_unmap(m);
+	ck_assert_uint_eq(b.state, CSF_STATE_SLEEPING);
 	ck_assert_str_eq(b.comm, "test_attach");
 	ck_assert_uint_eq(b.tid, a.tid);
 	ck_assert_uint_eq(b.registered_at, a.registered_at);
