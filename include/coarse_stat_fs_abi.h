@@ -36,7 +36,8 @@
  *                  it as /proc/PID/stat's private fields (the ptrace read
  *                  rule, coarse_stat_fs(7)), ENOSPC max_threads reached,
  *                  ENOMEM, EINVAL a malformed request.  Opening it for
- *                  reading fails with EACCES.
+ *                  reading fails with EACCES.  A request with inherit
+ *                  makes a tree (ABI 1.3, struct csf_tree_totals below).
  *
  * Clock.  Every timestamp and every duration in these pages is in "ticks"
  * of one clock, named by csf_cpu_header.clock:
@@ -89,6 +90,8 @@
  *        the longest interval of each state, the last CSF_WAITS waits,
  *        and who last woke the thread and who last took its CPU.
  *   1.2  the attach file; the cpu header gains nr_missed.
+ *   1.3  thread pages gain, after preemptor: tree_root and the totals of
+ *        the tree a thread is the root of (struct csf_tree_totals).
  */
 #ifndef COARSE_STAT_FS_ABI_H
 #define COARSE_STAT_FS_ABI_H
@@ -96,7 +99,7 @@
 #include <linux/types.h>
 
 #define CSF_ABI_MAJOR		1
-#define CSF_ABI_MINOR		2	/* 1.2: attach, nr_missed */
+#define CSF_ABI_MINOR		3	/* 1.3: trees */
 
 #define CSF_CPU_MAGIC		0x55504373u	/* "sCPU" little endian */
 #define CSF_THREAD_MAGIC	0x44485473u	/* "sTHD" little endian */
@@ -271,10 +274,47 @@ struct csf_task_ref {
 #define CSF_WAITS		32	/* a power of two */
 
 /*
+ * A tree (ABI 1.3): the threads an attach request with inherit registers,
+ * and every thread and process they create from then on, registered at
+ * creation (the fork of a member makes a member).  An entry that was
+ * registered already joins the tree if it is in none.  The totals live in
+ * the page of the tree's root, the first thread the request names (the
+ * process's leader for a process); in every other page they are zero.
+ * They outlive the root: a mapping of its page (made before it exited:
+ * threads/<tid> is gone after) shows the tree until its last member
+ * exits, and after.
+ *
+ * A member that exits adds its page's final time[] and counters here, in
+ * the same write section of its page that makes it EXITED: so a reader
+ * that sums the tree's live members and these totals, and finds seq
+ * unchanged around that, counted every member once.  Own sequence count
+ * (the writers are the members' CPUs, one at a time).
+ */
+struct csf_tree_totals {
+	__u32 seq;
+	__u32 reserved0;
+	__u64 began;		/* ticks: when the root joined; 0: no tree */
+	__u64 last_exit;	/* ticks: the latest exit of a member */
+	__u64 nr_members;	/* threads that joined, the root included */
+	__u64 nr_processes;	/* of them, processes' leaders */
+	__u64 nr_exited;	/* of them, exited: summed below */
+	__u64 nr_missed;	/* threads and processes members created
+				 * that could not be registered (also in
+				 * the cpu header's nr_missed) */
+	__u64 time[CSF_NR_STATES]; /* ticks, of the exited members */
+	__u64 nvcsw;
+	__u64 nivcsw;
+	__u64 wakeups;
+	__u64 migrations;
+	__u64 reserved[4];
+};
+
+/*
  * A registered thread's page.  Only the first sizeof(struct
  * csf_thread_page) bytes of the page are used.  One writer at a time (the
  * probes take a per-thread lock); readers use seq.  The fields after
- * reserved[] exist from ABI 1.1 (abi_minor >= 1); the same seq covers them.
+ * reserved[] exist from ABI 1.1 (abi_minor >= 1); the same seq covers
+ * them, up to tree, which has its own (ABI 1.3).
  */
 struct csf_thread_page {
 	__u32 magic;		/* CSF_THREAD_MAGIC */
@@ -316,6 +356,13 @@ struct csf_thread_page {
 				 * the kernel or on the way back to user
 				 * space, where the tracepoint's preempt
 				 * is false */
+
+	/* ABI 1.3 */
+	__u32 tree_root;	/* the tid of the root of the tree this thread
+				 * is a member of, as it was when the tree
+				 * began; 0: in none */
+	__u32 reserved2;
+	struct csf_tree_totals tree; /* when this is a tree's root */
 };
 
 #endif /* COARSE_STAT_FS_ABI_H */

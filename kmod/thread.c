@@ -35,7 +35,8 @@
  *                               CPU, so it never slept (ttwu_runnable)
  *   migration                -> migrations++
  *   exec from a non-leader   -> tid: the leader's, which de_thread() gave it
- *   exit                     -> EXITED, terminal: later events are ignored
+ *   exit                     -> EXITED, terminal: later events are ignored;
+ *                               a tree's member adds its totals to the tree
  *
  * and every interval that closes is counted in its state's histogram, may
  * be its longest, and, off the CPU, becomes the latest of waits[].
@@ -45,6 +46,7 @@
 #include <linux/pid.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/task.h>
@@ -59,6 +61,19 @@
 #include <linux/sched/exec_state.h>
 #endif
 
+/*
+ * A tree (the ABI header's struct csf_tree_totals): each member's entry
+ * holds a reference until it is freed, and the tree holds the root's
+ * page, where its totals are, until its last member is gone.
+ */
+struct csf_tree {
+	refcount_t ref;
+	raw_spinlock_t lock;		/* one writer of *tt at a time */
+	struct page *page;		/* the root's */
+	struct csf_tree_totals *tt;	/* in page */
+	u32 root;			/* the root's tid */
+};
+
 struct csf_thread {
 	struct hlist_node node;		/* in csf_threads, keyed by task */
 	struct task_struct *task;	/* the key; valid until removal */
@@ -66,7 +81,7 @@ struct csf_thread {
 	struct csf_thread_page *tp;
 	raw_spinlock_t lock;		/* serialises writers of tp, and waker */
 	unsigned long nvcsw0, nivcsw0;	/* the task's counts at registration */
-	u32 inherit;			/* its new tasks are registered */
+	struct csf_tree *tree;		/* set once: its new tasks join it */
 	/* who began the wakeup under way (sched_waking), for its end */
 	u32 waker_tid;
 	char waker_comm[TASK_COMM_LEN];
@@ -106,10 +121,20 @@ static __always_inline struct csf_thread *csf_thread_find(struct task_struct *p)
 	return NULL;
 }
 
+static void csf_tree_put(struct csf_tree *tree)
+{
+	if (!tree || !refcount_dec_and_test(&tree->ref))
+		return;
+	if (tree->page)
+		put_page(tree->page);
+	kfree(tree);
+}
+
 static void csf_thread_free_rcu(struct rcu_head *rcu)
 {
 	struct csf_thread *t = container_of(rcu, struct csf_thread, rcu);
 
+	csf_tree_put(t->tree);
 	put_page(t->page);
 	kfree(t);
 }
@@ -250,11 +275,69 @@ static void csf_reserve_adjust(struct work_struct *unused)
 
 static DECLARE_WORK(csf_reserve_work, csf_reserve_adjust);
 
-/* @t, in the table, passes registration on to what its task creates. */
-static void csf_thread_set_inherit(struct csf_thread *t)
+/*
+ * A tree's totals change: the caller holds a member's lock or the table's
+ * (IRQs off), and takes the tree's inside it.
+ */
+static struct csf_tree_totals *csf_tree_begin(struct csf_tree *tree)
+	__acquires(&tree->lock)
 {
-	if (!xchg(&t->inherit, 1))
-		atomic_inc(&csf_nr_inherit);
+	raw_spin_lock(&tree->lock);
+	csf_write_begin(&tree->tt->seq);
+	return tree->tt;
+}
+
+static void csf_tree_end(struct csf_tree *tree)
+	__releases(&tree->lock)
+{
+	csf_write_end(&tree->tt->seq);
+	raw_spin_unlock(&tree->lock);
+}
+
+/*
+ * @t, live, joins @tree at @now: its page names the root, the tree counts
+ * it, and what its task creates joins too.  The caller holds t->lock, or
+ * @t is not in the table yet; IRQs are off.
+ */
+static void csf_tree_join(struct csf_thread *t, struct csf_tree *tree,
+			  u64 now)
+{
+	struct csf_tree_totals *tt;
+
+	refcount_inc(&tree->ref);
+	WRITE_ONCE(t->tree, tree);
+	atomic_inc(&csf_nr_inherit);
+	csf_write_begin(&t->tp->seq);
+	t->tp->tree_root = tree->root;
+	csf_write_end(&t->tp->seq);
+	tt = csf_tree_begin(tree);
+	if (!tt->began)
+		tt->began = now;
+	tt->nr_members++;
+	if (thread_group_leader(t->task))
+		tt->nr_processes++;
+	csf_tree_end(tree);
+}
+
+/*
+ * A member's final totals, in its page's write section that makes it
+ * EXITED (the ABI header says why).
+ */
+static void csf_tree_exit(struct csf_tree *tree,
+			  const struct csf_thread_page *tp, u64 now)
+{
+	struct csf_tree_totals *tt = csf_tree_begin(tree);
+	int i;
+
+	for (i = 0; i < CSF_NR_STATES; i++)
+		tt->time[i] += tp->time[i];
+	tt->nvcsw += tp->nvcsw;
+	tt->nivcsw += tp->nivcsw;
+	tt->wakeups += tp->wakeups;
+	tt->migrations += tp->migrations;
+	tt->nr_exited++;
+	tt->last_exit = now;
+	csf_tree_end(tree);
 }
 
 static struct csf_thread *csf_reserve_take(void)
@@ -567,10 +650,41 @@ static u32 csf_task_state(struct task_struct *p)
 }
 
 /*
+ * With @inherit, the tree of an attach request: the one its first
+ * registered task is in already, or a new one rooted there.  Under
+ * csf_threads_lock, so the entry found and its tree stay; @fresh is the
+ * tree allocated beforehand, NULL'ed when taken.  NULL: no task has an
+ * entry, so nothing can join.
+ */
+static struct csf_tree *csf_tree_get_locked(struct task_struct **tasks, int n,
+					    struct csf_tree **fresh)
+{
+	struct csf_tree *tree;
+	struct csf_thread *t = NULL;
+	int i;
+
+	for (i = 0; i < n && !t; i++)
+		t = csf_thread_find(tasks[i]);
+	if (!t)
+		return NULL;
+	if (t->tree) {
+		refcount_inc(&t->tree->ref);
+		return t->tree;
+	}
+	tree = *fresh;
+	*fresh = NULL;
+	get_page(t->page);
+	tree->page = t->page;
+	tree->tt = &t->tp->tree;
+	tree->root = READ_ONCE(t->tp->tid);
+	return tree;
+}
+
+/*
  * Register every task of @tasks (n, referenced) that is not yet, all or
  * none: past the cap or out of memory, nothing changes.  With @inherit
- * their future children and threads are registered at creation, and an
- * entry that exists already learns it.
+ * they and the entries that exist already join a tree (unless in one),
+ * and their future children and threads are registered at creation.
  *
  * A task other than current may be switching, waking or exiting on
  * another CPU while it is inserted, and a probe that looked it up a moment
@@ -583,33 +697,37 @@ static u32 csf_task_state(struct task_struct *p)
 static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 				   bool inherit)
 {
-	struct csf_thread **ts, *old;
-	int i, started = 0, err = 0;
+	struct csf_tree *fresh_tree = NULL, *tree = NULL;
+	struct csf_thread **ts, *t;
+	struct hlist_node *tmp;
 	unsigned long flags;
-	bool *inserted;
+	int i, fresh = 0, err = 0;
+	HLIST_HEAD(unused);
 
-	ts = kcalloc(n, sizeof(*ts) + sizeof(*inserted), GFP_KERNEL);
+	ts = kcalloc(n, sizeof(*ts), GFP_KERNEL);
 	if (!ts)
 		return -ENOMEM;
-	inserted = (bool *)(ts + n);
-	/* Registered already: nothing to allocate, at most inherit to add. */
-	rcu_read_lock();
 	for (i = 0; i < n; i++) {
-		old = csf_thread_find(tasks[i]);
-		if (old && inherit)
-			csf_thread_set_inherit(old);
-		inserted[i] = old != NULL;	/* in the table already */
-	}
-	rcu_read_unlock();
-	for (i = 0; i < n; i++) {
-		if (inserted[i])
-			continue;
+		rcu_read_lock();
+		t = csf_thread_find(tasks[i]);
+		rcu_read_unlock();
+		if (t)
+			continue;	/* registered already */
 		ts[i] = csf_thread_alloc(tasks[i], GFP_KERNEL);
 		if (IS_ERR(ts[i])) {
 			err = PTR_ERR(ts[i]);
 			ts[i] = NULL;
 			goto out;
 		}
+	}
+	if (inherit) {
+		fresh_tree = kzalloc(sizeof(*fresh_tree), GFP_KERNEL);
+		if (!fresh_tree) {
+			err = -ENOMEM;
+			goto out;
+		}
+		refcount_set(&fresh_tree->ref, 1);	/* ours, until the end */
+		raw_spin_lock_init(&fresh_tree->lock);
 	}
 
 	/*
@@ -622,51 +740,54 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 	for (i = 0; i < n; i++) {
 		struct task_struct *p = tasks[i];
 
-		inserted[i] = false;
 		if (!ts[i])
 			continue;
-		old = NULL;
-		if (pid_alive(p) && !(p->flags & PF_EXITING))
-			old = csf_thread_insert_locked(ts[i]);
-		if (old && inherit)
-			csf_thread_set_inherit(old);
-		/* Registered already, or gone: not ours to start. */
-		inserted[i] = !old && pid_alive(p) && !(p->flags & PF_EXITING);
-		if (inserted[i] && inherit)
-			csf_thread_set_inherit(ts[i]);
-	}
-	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
-	rcu_read_unlock();
-	for (i = 0; i < n; i++) {
-		if (ts[i] && !inserted[i]) {
-			csf_thread_discard(ts[i]);
+		/* Gone, or registered meanwhile: not ours to start. */
+		if (!pid_alive(p) || (p->flags & PF_EXITING) ||
+		    csf_thread_insert_locked(ts[i])) {
+			hlist_add_head(&ts[i]->node, &unused);
 			ts[i] = NULL;
+			continue;
 		}
-		started += inserted[i];
+		fresh++;
 	}
 	if (inherit)
-		csf_reserve_fill();
-	if (!started)
-		goto out;
+		tree = csf_tree_get_locked(tasks, n, &fresh_tree);
+	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
+	rcu_read_unlock();
+	hlist_for_each_entry_safe(t, tmp, &unused, node)
+		csf_thread_discard(t);
 
-	synchronize_rcu();
+	if (fresh)
+		synchronize_rcu();
 	for (i = 0; i < n; i++) {
-		struct csf_thread *t = ts[i];
 		struct task_struct *p = tasks[i];
 
-		if (!t)
-			continue;
-		raw_spin_lock_irqsave(&t->lock, flags);
-		if (!(READ_ONCE(p->flags) & PF_EXITING))
-			csf_thread_start(t, csf_now(), csf_task_state(p),
-					 task_cpu(p));
-		raw_spin_unlock_irqrestore(&t->lock, flags);
-		ts[i] = NULL;
+		rcu_read_lock();
+		t = csf_thread_find(p);
+		if (t) {
+			u64 now;
+
+			raw_spin_lock_irqsave(&t->lock, flags);
+			now = csf_now();
+			if (t == ts[i] && !(READ_ONCE(p->flags) & PF_EXITING))
+				csf_thread_start(t, now, csf_task_state(p),
+						 task_cpu(p));
+			if (tree && !t->tree && csf_state_live(t->tp))
+				csf_tree_join(t, tree, now);
+			raw_spin_unlock_irqrestore(&t->lock, flags);
+		}
+		rcu_read_unlock();
+		ts[i] = NULL;	/* in the table: no longer ours */
 	}
+	if (tree)
+		csf_reserve_fill();
 out:
 	for (i = 0; i < n; i++)
 		if (ts[i])
 			csf_thread_discard(ts[i]);
+	csf_tree_put(tree);
+	kfree(fresh_tree);
 	kfree(ts);
 	return err;
 }
@@ -757,15 +878,17 @@ int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit)
  */
 void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
 {
+	struct csf_tree *tree;
 	struct csf_thread *t;
 	unsigned long flags;
-	bool inherit;
+	u64 now;
 
 	rcu_read_lock();
 	t = csf_thread_find(parent);
-	inherit = t && READ_ONCE(t->inherit);
+	tree = t ? READ_ONCE(t->tree) : NULL;
 	rcu_read_unlock();
-	if (!inherit)
+	/* The parent's entry, and so its tree, lasts while it runs this. */
+	if (!tree)
 		return;
 
 	t = csf_reserve_take();
@@ -773,13 +896,18 @@ void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
 		if (t)
 			csf_reserve_put(t);
 		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_missed));
+		local_irq_save(flags);
+		csf_tree_begin(tree)->nr_missed++;
+		csf_tree_end(tree);
+		local_irq_restore(flags);
 		return;
 	}
 	raw_spin_lock_irqsave(&csf_threads_lock, flags);
 	/* A new task has no entry: insertion cannot find one. */
 	csf_thread_insert_locked(t);
-	csf_thread_set_inherit(t);
-	csf_thread_start(t, csf_now(), CSF_STATE_RUNNABLE, task_cpu(child));
+	now = csf_now();
+	csf_thread_start(t, now, CSF_STATE_RUNNABLE, task_cpu(child));
+	csf_tree_join(t, tree, now);
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 }
 
@@ -940,7 +1068,7 @@ void csf_thread_migrate(struct task_struct *p)
  * alive.
  */
 static bool csf_thread_update(struct task_struct *p,
-			      void (*update)(struct csf_thread_page *tp,
+			      void (*update)(struct csf_thread *t,
 					     struct task_struct *p))
 {
 	struct csf_thread_page *tp;
@@ -954,7 +1082,7 @@ static bool csf_thread_update(struct task_struct *p,
 		raw_spin_lock_irqsave(&t->lock, flags);
 		tp = csf_page_begin(t);
 		if (tp) {
-			update(tp, p);
+			update(t, p);
 			csf_page_end(tp);
 			done = true;
 		}
@@ -964,9 +1092,13 @@ static bool csf_thread_update(struct task_struct *p,
 	return done;
 }
 
-static void csf_page_exit(struct csf_thread_page *tp, struct task_struct *p)
+static void csf_page_exit(struct csf_thread *t, struct task_struct *p)
 {
-	csf_state_exit(tp, &csf_state_clk, csf_now());
+	u64 now = csf_now();
+
+	csf_state_exit(t->tp, &csf_state_clk, now);
+	if (t->tree)
+		csf_tree_exit(t->tree, t->tp, now);
 }
 
 /* sched_process_exit: the thread itself, in do_exit(). */
@@ -978,8 +1110,10 @@ void csf_thread_exit(struct task_struct *p)
 	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
 }
 
-static void csf_page_rename(struct csf_thread_page *tp, struct task_struct *p)
+static void csf_page_rename(struct csf_thread *t, struct task_struct *p)
 {
+	struct csf_thread_page *tp = t->tp;
+
 	/* Read without the seqcount by csf_thread_tids(). */
 	WRITE_ONCE(tp->tid, task_pid_nr(p));
 	tp->tgid = task_tgid_nr(p);
@@ -1020,7 +1154,7 @@ void csf_thread_free(struct task_struct *p)
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 	atomic_dec(&csf_nr_entries);
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
-	if (READ_ONCE(t->inherit) && atomic_dec_and_test(&csf_nr_inherit))
+	if (READ_ONCE(t->tree) && atomic_dec_and_test(&csf_nr_inherit))
 		schedule_work(&csf_reserve_work);
 	call_rcu(&t->rcu, csf_thread_free_rcu);
 }
@@ -1041,6 +1175,7 @@ void csf_threads_release_all(void)
 
 	hash_for_each_safe(csf_threads, bkt, tmp, t, node) {
 		hash_del(&t->node);
+		csf_tree_put(t->tree);
 		put_page(t->page);
 		kfree(t);
 	}

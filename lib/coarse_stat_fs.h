@@ -299,6 +299,52 @@ void csf_thread_prefetch(const struct csf_thread_map *map);
 void csf_thread_unmap(struct csf_thread_map *map);
 
 /*
+ * A tree (module ABI 1.3): the threads an attach with CSF_ATTACH_INHERIT
+ * registered, and every thread and process they created after, read from
+ * the page of its root, the first thread the attach named (a process's
+ * leader).  The sums are over the members that exited: a live member's
+ * time is its own page's.
+ */
+struct csf_tree {
+	uint64_t wall_ns;	/* from the tree's start to the exit of its
+				 * last member, or to now while one runs */
+	uint64_t run_ns;	/* the sums over the exited members */
+	uint64_t runnable_ns;
+	uint64_t sleep_ns;
+	uint64_t iowait_ns;
+	uint64_t blocked_ns;
+	uint64_t nvcsw;
+	uint64_t nivcsw;
+	uint64_t wakeups;
+	uint64_t migrations;
+	uint64_t threads;	/* members, the root included */
+	uint64_t processes;	/* of them, processes (their first threads) */
+	uint64_t running;	/* of them, not exited yet: not in the sums */
+	uint64_t missed;	/* threads and processes members created that
+				 * could not be registered */
+	uint32_t root;		/* the root's tid */
+};
+
+/*
+ * csf_thread_read_tree - the tree whose root @map is.  The page stays
+ * readable after the root exits, so map it before (threads/<tid> is gone
+ * then).  0, -EINVAL (@map NULL), -ENODATA (@map is no tree's root),
+ * -EOPNOTSUPP (a module older than trees) or -EAGAIN as csf_thread_read().
+ */
+int csf_thread_read_tree(const struct csf_thread_map *map,
+			 struct csf_tree *tree);
+
+/*
+ * csf_format_tree - @tree in csf_format_diff()'s words: "wall 2.05s; 7
+ * threads in 5 processes: run 1.20s + runnable 10.0ms + sleep 9.00s +
+ * iowait 0 + blocked 0; csw 45 vol/12 invol, 30 wakeups, 4 migrations",
+ * then "; N still running, not counted" and "; N not registered" when
+ * not zero.  Translated through gettext.  The length written, or -ENOSPC
+ * (CSF_DIFF_BUFSZ is always enough); @buf is always a string when @len > 0.
+ */
+int csf_format_tree(char *buf, size_t len, const struct csf_tree *tree);
+
+/*
  * The shape of the intervals (pages of ABI 1.1).  For each state, how many
  * of its intervals fell in each length bucket (the ABI header's rule: bucket
  * b < CSF_HIST_BUCKETS - 1 ends at CSF_HIST_UPPER_NS(b), bucket 0 starts at

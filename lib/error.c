@@ -108,7 +108,9 @@ CSF_PUBLIC const char *csf_strerror(int err)
 	case ENAMETOOLONG:
 		return _("the path in CSF_ROOT is too long");
 	case EOPNOTSUPP:
-		return _("the coarse_stat_fs module is older than ABI 1.1 and keeps no histograms: load a module of this release");
+		return _("the coarse_stat_fs module is older than this library: histograms need ABI 1.1, attaching 1.2, trees 1.3; load a module of this release");
+	case ENODATA:
+		return _("no tree here: the page is not the root of a registration with inherit");
 	default:
 		/* glibc and musl return static text for every errno */
 		snprintf(buf, sizeof(buf), "%s", strerror(-err));

@@ -200,6 +200,22 @@ static void csf_diff_waits(struct csf_out *o, const struct csf_snap *before,
 		csf_diff_task(o, _("preempted by"), &h.preemptor);
 }
 
+/* "; csw 3 vol/1 invol, 3 wakeups, 1 migration" */
+static void csf_out_counters(struct csf_out *o, uint64_t nvcsw,
+			     uint64_t nivcsw, uint64_t wakeups,
+			     uint64_t migrations)
+{
+	csf_out_add(o, _("; csw %llu vol/%llu invol"),
+		    (unsigned long long)nvcsw, (unsigned long long)nivcsw);
+	csf_out_add(o, dngettext(PACKAGE, ", %llu wakeup", ", %llu wakeups",
+				 (unsigned long)wakeups),
+		    (unsigned long long)wakeups);
+	csf_out_add(o, dngettext(PACKAGE, ", %llu migration",
+				 ", %llu migrations",
+				 (unsigned long)migrations),
+		    (unsigned long long)migrations);
+}
+
 CSF_PUBLIC int csf_format_diff(char *buf, size_t len,
 			       const struct csf_snap *before,
 			       const struct csf_snap *after)
@@ -233,16 +249,7 @@ CSF_PUBLIC int csf_format_diff(char *buf, size_t len,
 
 	csf_out_add(&o, _("wall %s = run %s + runnable %s + sleep %s + iowait %s + blocked %s"),
 		    wall, run, runnable, sleep, iowait, blocked);
-	csf_out_add(&o, _("; csw %llu vol/%llu invol"),
-		    (unsigned long long)d.nvcsw,
-		    (unsigned long long)d.nivcsw);
-	csf_out_add(&o, dngettext(PACKAGE, ", %llu wakeup", ", %llu wakeups",
-				  (unsigned long)d.wakeups),
-		    (unsigned long long)d.wakeups);
-	csf_out_add(&o, dngettext(PACKAGE, ", %llu migration",
-				  ", %llu migrations",
-				  (unsigned long)d.migrations),
-		    (unsigned long long)d.migrations);
+	csf_out_counters(&o, d.nvcsw, d.nivcsw, d.wakeups, d.migrations);
 	if (d.cpu_before == d.cpu_after)
 		csf_out_add(&o, _(", cpu %u"), d.cpu_after);
 	else
@@ -250,6 +257,49 @@ CSF_PUBLIC int csf_format_diff(char *buf, size_t len,
 	if (d.runnable_ns || d.sleep_ns || d.iowait_ns || d.blocked_ns)
 		csf_diff_waits(&o, before, after);
 
+	if (o.full) {
+		buf[0] = '\0';
+		return -ENOSPC;
+	}
+	return (int)o.pos;
+}
+
+CSF_PUBLIC int csf_format_tree(char *buf, size_t len,
+			       const struct csf_tree *t)
+{
+	char wall[24], run[24], runnable[24], sleep[24], iowait[24],
+	     blocked[24], threads[64];
+	struct csf_out o = { buf, len, 0, 0 };
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	csf_i18n_init();
+	csf_diff_ns(wall, sizeof(wall), t->wall_ns);
+	csf_diff_ns(run, sizeof(run), t->run_ns);
+	csf_diff_ns(runnable, sizeof(runnable), t->runnable_ns);
+	csf_diff_ns(sleep, sizeof(sleep), t->sleep_ns);
+	csf_diff_ns(iowait, sizeof(iowait), t->iowait_ns);
+	csf_diff_ns(blocked, sizeof(blocked), t->blocked_ns);
+	/* two plurals in one phrase: each number gets its own */
+	snprintf(threads, sizeof(threads),
+		 dngettext(PACKAGE, "%llu thread", "%llu threads",
+			   (unsigned long)t->threads),
+		 (unsigned long long)t->threads);
+
+	csf_out_add(&o, dngettext(PACKAGE,
+				  "wall %s; %s in %llu process: run %s + runnable %s + sleep %s + iowait %s + blocked %s",
+				  "wall %s; %s in %llu processes: run %s + runnable %s + sleep %s + iowait %s + blocked %s",
+				  (unsigned long)t->processes),
+		    wall, threads, (unsigned long long)t->processes, run,
+		    runnable, sleep, iowait, blocked);
+	csf_out_counters(&o, t->nvcsw, t->nivcsw, t->wakeups, t->migrations);
+	if (t->running)
+		csf_out_add(&o, _("; %llu still running, not counted"),
+			    (unsigned long long)t->running);
+	if (t->missed)
+		csf_out_add(&o, _("; %llu not registered"),
+			    (unsigned long long)t->missed);
 	if (o.full) {
 		buf[0] = '\0';
 		return -ENOSPC;

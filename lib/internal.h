@@ -308,6 +308,35 @@ static inline int csf_page_read_hist(const struct csf_thread_page *page,
 	return 0;
 }
 
+/*
+ * csf_page_read_tree - a consistent copy of a tree's totals in its root's
+ * page, the third reading of a page (csf_thread_read_tree() only).  0,
+ * -EOPNOTSUPP for a page older than 1.3, -ENODATA for a page that is no
+ * tree's root, or -EAGAIN as csf_page_read().  Durations in ticks; *@now
+ * is when it was read.
+ */
+static inline int csf_page_read_tree(const struct csf_thread_page *page,
+				     struct csf_tree_totals *tt,
+				     uint64_t *now)
+{
+	uint64_t deadline_ns = 0;
+	uint32_t start;
+	int r;
+
+	if (page->abi_minor < 3)
+		return -EOPNOTSUPP;
+	do {
+		if (csf_seq_begin(&page->tree.seq, &start, &deadline_ns))
+			return -EAGAIN;
+		memcpy(tt, &page->tree, sizeof(*tt));
+		*now = csf_read_clock();
+	} while ((r = csf_seq_retry(&page->tree.seq, start,
+				    &deadline_ns)) > 0);
+	if (csf_unlikely(r))
+		return r;
+	return tt->began ? 0 : -ENODATA;
+}
+
 /* snap.c: the calling thread's page, or NULL before its first snapshot. */
 const struct csf_thread_page *csf_self_mapped(void);
 

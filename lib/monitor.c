@@ -147,6 +147,48 @@ CSF_PUBLIC int csf_thread_read(const struct csf_thread_map *map,
 	return csf_page_read(map->page, snap);
 }
 
+/*
+ * The parts are converted as running sums, as csf_snap_delta() does, so
+ * that they add up to the converted sum.
+ */
+CSF_PUBLIC int csf_thread_read_tree(const struct csf_thread_map *map,
+				    struct csf_tree *tree)
+{
+	uint64_t *part[CSF_NR_STATES] = {
+		&tree->run_ns, &tree->runnable_ns, &tree->sleep_ns,
+		&tree->iowait_ns, &tree->blocked_ns,
+	};
+	uint64_t now, end, sum_ticks = 0, sum_ns, prev_ns = 0;
+	struct csf_tree_totals tt;
+	unsigned int i;
+	int err;
+
+	if (!map)
+		return -EINVAL;
+	err = csf_page_read_tree(map->page, &tt, &now);
+	if (err)
+		return err;
+	memset(tree, 0, sizeof(*tree));
+	for (i = 0; i < CSF_NR_STATES; i++) {
+		sum_ticks += tt.time[i];
+		sum_ns = csf_ticks_to_ns(sum_ticks);
+		*part[i] = sum_ns - prev_ns;
+		prev_ns = sum_ns;
+	}
+	tree->running = tt.nr_members - tt.nr_exited;
+	end = tree->running ? now : tt.last_exit;
+	tree->wall_ns = end > tt.began ? csf_ticks_to_ns(end - tt.began) : 0;
+	tree->nvcsw = tt.nvcsw;
+	tree->nivcsw = tt.nivcsw;
+	tree->wakeups = tt.wakeups;
+	tree->migrations = tt.migrations;
+	tree->threads = tt.nr_members;
+	tree->processes = tt.nr_processes;
+	tree->missed = tt.nr_missed;
+	tree->root = map->page->tree_root;
+	return 0;
+}
+
 CSF_PUBLIC void csf_thread_prefetch(const struct csf_thread_map *map)
 {
 	const char *p;

@@ -563,6 +563,8 @@ static void wait_counts(const struct csf_module_stats *want)
 START_TEST(inherit_fork_exit_loop)
 {
 	struct csf_module_stats st0, st1;
+	struct csf_thread_map *root;
+	struct csf_tree tr;
 	struct target t;
 	int n = 5000;
 	uint64_t missed;
@@ -571,6 +573,7 @@ START_TEST(inherit_fork_exit_loop)
 		return;
 	target_start(&t);
 	attach_ok(t.pid, CSF_ATTACH_INHERIT);
+	ck_assert_int_eq(csf_thread_map(t.pid, &root), 0);
 	st0 = settled();
 	ck_assert_int_eq(target_do(&t, 'L', &n).val, n);
 	wait_counts(&st0);
@@ -582,6 +585,80 @@ START_TEST(inherit_fork_exit_loop)
 	ck_assert_uint_eq(st1.generation - st0.generation,
 			  2 * ((uint64_t)n - missed));
 	ck_assert_uint_lt(missed, (uint64_t)n);
+	/* The tree saw each child join and exit, or missed it. */
+	ck_assert_int_eq(csf_thread_read_tree(root, &tr), 0);
+	ck_assert_uint_eq(tr.missed, missed);
+	ck_assert_uint_eq(tr.threads, 1 + (uint64_t)n - missed);
+	ck_assert_uint_eq(tr.processes, tr.threads);
+	ck_assert_uint_eq(tr.running, 1);
+	csf_thread_unmap(root);
+	target_stop(&t);
+}
+END_TEST
+
+/*
+ * A tree counts its members, and its sums are the final totals of those
+ * that exited, exactly: the same ticks, converted the same way.
+ */
+START_TEST(tree_sums_exited_members)
+{
+	struct csf_thread_map *root, *cm;
+	struct csf_snap zero, fin;
+	struct csf_delta d;
+	struct csf_tree tr;
+	struct target t;
+	struct reply r;
+	int i;
+
+	target_start(&t);
+	attach_ok(t.pid, CSF_ATTACH_INHERIT);
+	ck_assert_int_eq(csf_thread_map(t.pid, &root), 0);
+	ck_assert_int_eq(csf_thread_read_tree(root, &tr), 0);
+	ck_assert_uint_eq(tr.root, (uint32_t)t.pid);
+	ck_assert_uint_eq(tr.threads, 1);
+	ck_assert_uint_eq(tr.processes, 1);
+	ck_assert_uint_eq(tr.running, 1);
+	ck_assert_uint_eq(tr.run_ns + tr.runnable_ns + tr.sleep_ns +
+			  tr.iowait_ns + tr.blocked_ns, 0);
+
+	r = target_do(&t, 'F', NULL);
+	ck_assert_int_eq(csf_thread_map(r.val, &cm), 0);
+	ck_assert_int_eq(csf_thread_read_tree(cm, &tr), -ENODATA);
+	ck_assert_int_eq(csf_thread_read_tree(root, &tr), 0);
+	ck_assert_uint_eq(tr.threads, 2);
+	ck_assert_uint_eq(tr.processes, 2);
+	ck_assert_uint_eq(tr.running, 2);
+
+	ck_assert_int_eq(kill(r.val, SIGKILL), 0);
+	for (i = 0; i < 300; i++) {
+		ck_assert_int_eq(csf_thread_read(cm, &fin), 0);
+		if (fin.state == CSF_STATE_EXITED)
+			break;
+		vm_sleep_ms(10);
+	}
+	ck_assert_uint_eq(fin.state, CSF_STATE_EXITED);
+	ck_assert_int_eq(csf_thread_read_tree(root, &tr), 0);
+	ck_assert_uint_eq(tr.threads, 2);
+	ck_assert_uint_eq(tr.running, 1);
+	ck_assert_uint_eq(tr.missed, 0);
+
+	zero = fin;
+	memset(zero.time, 0, sizeof(zero.time));
+	zero.nvcsw = zero.nivcsw = zero.wakeups = zero.migrations = 0;
+	zero.now = fin.registered_at;
+	ck_assert_int_eq(csf_snap_delta(&zero, &fin, &d), 0);
+	ck_assert_uint_gt(d.run_ns, 0);
+	ck_assert_uint_eq(tr.run_ns, d.run_ns);
+	ck_assert_uint_eq(tr.runnable_ns, d.runnable_ns);
+	ck_assert_uint_eq(tr.sleep_ns, d.sleep_ns);
+	ck_assert_uint_eq(tr.iowait_ns, d.iowait_ns);
+	ck_assert_uint_eq(tr.blocked_ns, d.blocked_ns);
+	ck_assert_uint_eq(tr.nvcsw, d.nvcsw);
+	ck_assert_uint_eq(tr.nivcsw, d.nivcsw);
+	ck_assert_uint_eq(tr.wakeups, d.wakeups);
+	ck_assert_uint_eq(tr.migrations, d.migrations);
+	csf_thread_unmap(cm);
+	csf_thread_unmap(root);
 	target_stop(&t);
 }
 END_TEST
@@ -593,6 +670,8 @@ END_TEST
 START_TEST(inherit_fork_bomb_bounded)
 {
 	struct csf_module_stats st0, st1, st2;
+	struct csf_thread_map *root;
+	struct csf_tree tr;
 	struct target t;
 	int depth = 8, err;
 	struct reply r;
@@ -603,6 +682,7 @@ START_TEST(inherit_fork_bomb_bounded)
 	target_start(&t);
 	st0 = settled();
 	attach_ok(t.pid, CSF_ATTACH_INHERIT);
+	ck_assert_int_eq(csf_thread_map(t.pid, &root), 0);
 	r = target_do(&t, 'B', &depth);
 	ck_assert_int_eq(r.val, (2 << depth) - 1);
 	st1 = stats();
@@ -620,6 +700,11 @@ START_TEST(inherit_fork_bomb_bounded)
 	ck_assert_uint_le(st1.nr_missed - st0.nr_missed +
 			  st1.nr_allocated - st0.nr_allocated,
 			  (uint64_t)r.val + 1);
+	/* Every miss was the tree's; every page taken, its member's. */
+	ck_assert_int_eq(csf_thread_read_tree(root, &tr), 0);
+	ck_assert_uint_eq(tr.missed, st1.nr_missed - st0.nr_missed);
+	ck_assert_uint_eq(tr.threads, st1.nr_allocated - st0.nr_allocated);
+	csf_thread_unmap(root);
 	/* Past the cap a registration fails; the system goes on. */
 	err = csf_thread_snap(&s);
 	ck_assert_int_eq(err, -ENOSPC);
@@ -834,6 +919,7 @@ int main(int argc, char **argv)
 		inherit_registers_at_creation,
 		exec_keeps_registration,
 		inherit_fork_exit_loop,
+		tree_sums_exited_members,
 		inherit_fork_bomb_bounded,
 		permission_rules,
 		opener_credentials_decide,

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/vm/guest_run.sh - csf-run over a busybox shell script that starts
+# a background job (csf-demo: one process, seven threads) and a pipeline
+# of two processes, then waits for them.  Every process and thread of the
+# tree must be registered, none missed; the summary's wall time must lie
+# between the script's own (read inside it) and csf-run's as seen from
+# outside; its run time must match the CPU time /proc/PID/stat gives for
+# the tree.  Then csf-run's exit statuses, its text line and its errors.
+#
+# A guest script of the VM harness (tests/vm/run.sh); about 10 s.
+# csf-vm-ship: src/csf-run src/csf-demo
+
+here=$(dirname "$0")
+CSF_RUN=${CSF_RUN:-$here/csf-run}
+DEMO=${CSF_DEMO:-$here/csf-demo}
+T=${TMPDIR:-/tmp}/run.$$
+mkdir -p "$T"
+export T DEMO
+
+# shellcheck source=SCRIPTDIR/../lib.sh
+if [ -f "$here/lib.sh" ]; then . "$here/lib.sh"; else . "$here/../lib.sh"; fi
+
+# Each process the script makes writes its pid to pids and then execs, so
+# the file lists them all: read(1) and the redirections are built in, and
+# busybox sh forks nothing else.
+cat > "$T/script.sh" <<'EOF'
+read -r up0 rest < /proc/uptime
+sh -c 'echo $$ >> "$T/pids"; exec "$DEMO" -t 1' > /dev/null 2>&1 &
+sh -c 'echo $$ >> "$T/pids"; exec yes' |
+	sh -c 'echo $$ >> "$T/pids"; exec head -c 3000000' > /dev/null
+wait
+read -r stat < /proc/$$/stat
+read -r up1 rest < /proc/uptime
+echo "$stat" > "$T/stat"
+echo "$up0 $up1" > "$T/uptime"
+EOF
+
+# key(NAME): a number of the JSON summary
+key() { sed -n "s/.*\"$1\":\([0-9-]*\).*/\1/p" "$T/run.json"; }
+# within(A, B, TOL): |A - B| <= TOL
+within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+
+read -r out0 rest < /proc/uptime
+"$CSF_RUN" --json -o "$T/run.json" -- sh "$T/script.sh" > "$T/run.out" 2> "$T/run.err"
+rc=$?
+read -r out1 rest < /proc/uptime
+check "csf-run exits with the script's status 0 (got $rc)" test "$rc" = 0
+check "nothing on standard error" test ! -s "$T/run.err"
+[ -s "$T/run.err" ] && sed 's/^/    /' "$T/run.err"
+sed 's/^/    /' "$T/run.json"
+
+n=$(($(wc -l < "$T/pids") + 1))
+check "every process registered: $(key processes) processes, the script and $((n - 1)) it made" \
+	test "$(key processes)" = "$n"
+check "every thread registered: $(key threads) threads, csf-demo's 7 besides" \
+	test "$(key threads)" = $((n + 7))
+check "none missed ($(key missed)), none left running ($(key running))" \
+	test "$(key missed)/$(key running)" = 0/0
+check "the pid is the script's ($(key pid))" test "$(key pid)" -gt 0
+
+# Wall: the tree began before the script's first line and ended after its
+# last, and both inside csf-run's run; /proc/uptime ticks in 10 ms.
+wall=$(awk -v w="$(key wall_ns)" 'BEGIN { printf "%.3f", w / 1e9 }')
+inner=$(awk '{ printf "%.3f", $2 - $1 }' "$T/uptime")
+outer=$(awk -v a="$out0" -v b="$out1" 'BEGIN { printf "%.3f", b - a }')
+check "wall ${wall}s >= the script's own ${inner}s" le "$inner" "$(awk -v w="$wall" 'BEGIN { print w + 0.01 }')"
+check "wall ${wall}s <= csf-run's from outside ${outer}s" le "$wall" "$(awk -v w="$outer" 'BEGIN { print w + 0.01 }')"
+# The root's own time is the wall: it joined when the tree began and its
+# exit is the last; the other members only add.
+sum=$(($(key run_ns) + $(key runnable_ns) + $(key sleep_ns) + $(key iowait_ns) + $(key blocked_ns)))
+check "the states' sum ${sum} ns >= wall $(key wall_ns) ns" test "$sum" -ge "$(key wall_ns)"
+
+# Run time against utime + stime + cutime + cstime of the script's shell,
+# read after its wait: its own CPU time and that of every child it reaped,
+# which reaped theirs.  Each of the four is the scheduler's exact runtime
+# cut to clock ticks (cputime_adjust() scales them to sum_exec_runtime):
+# 4 ticks of 10 ms at most.  Beyond that the tree has what the shell did
+# after the read (three builtins and its exit) and what csf-run's child
+# did before registering, and its switch timestamps differ from the
+# scheduler's runtime clock by microseconds a switch: 2% more.
+proc=$(awk '{ printf "%.3f", ($14 + $15 + $16 + $17) / 100 }' "$T/stat")
+run=$(awk -v r="$(key run_ns)" 'BEGIN { printf "%.3f", r / 1e9 }')
+tol=$(awk -v p="$proc" 'BEGIN { print 0.04 + 0.02 * p }')
+check "run ${run}s = /proc's CPU time of the tree ${proc}s (within ${tol}s)" within "$run" "$proc" "$tol"
+check "the tree did work (${proc}s of CPU)" le 0.1 "$proc"
+
+# --- the text summary, statuses and errors ---------------------------------
+"$CSF_RUN" sh -c 'exit 3' 2> "$T/text.err"
+check "the command's exit status is csf-run's (3: $?)" test $? = 3
+sed 's/^/    /' "$T/text.err"
+check "text: who and how it ended" grep -q "^csf-run: sh (pid [0-9]*) exited with status 3$" "$T/text.err"
+check "text: the tree's line" grep -Eq "^wall [0-9.]+[mu]?s; 1 thread in 1 process: run [0-9.]+([mu]?s)? \+ runnable .* \+ blocked [0-9.]+([mu]?s)?; csw [0-9]+ vol/[0-9]+ invol, [0-9]+ wakeups?, [0-9]+ migrations?$" "$T/text.err"
+"$CSF_RUN" -- sh -c 'kill -9 $$' 2> "$T/kill.err"
+check "killed by SIGKILL: 137 ($?)" test $? = 137
+check "killed: said so" grep -q "was killed by signal 9" "$T/kill.err"
+"$CSF_RUN" -- /nonexistent 2> "$T/enoent.err"
+check "a command not found: 127 ($?)" test $? = 127
+check "a command not found: named ($(cat "$T/enoent.err"))" grep -q "^csf-run: /nonexistent: No such file or directory$" "$T/enoent.err"
+"$CSF_RUN" 2> /dev/null
+check "no command: 125 ($?)" test $? = 125
+CSF_ROOT=/nonexistent "$CSF_RUN" true 2> "$T/root.err"
+check "no module there: 125 ($?)" test $? = 125
+check "no module there: said so ($(cat "$T/root.err"))" grep -q "^csf-run: cannot register true: " "$T/root.err"
+
+rm -rf "$T"
+summary
