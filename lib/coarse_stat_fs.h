@@ -335,6 +335,14 @@ int csf_thread_read_tree(const struct csf_thread_map *map,
 			 struct csf_tree *tree);
 
 /*
+ * csf_thread_tree - the tid of the root of the tree the thread @map is in,
+ * as the root had it when the tree began; 0 when in none, for @map NULL,
+ * or for a module older than trees.  A thread joins at most one tree,
+ * once: the value changes only from 0.
+ */
+uint32_t csf_thread_tree(const struct csf_thread_map *map);
+
+/*
  * csf_format_tree - @tree in csf_format_diff()'s words: "wall 2.05s; 7
  * threads in 5 processes: run 1.20s + runnable 10.0ms + sleep 9.00s +
  * iowait 0 + blocked 0; csw 45 vol/12 invol, 30 wakeups, 4 migrations",

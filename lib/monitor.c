@@ -189,6 +189,14 @@ CSF_PUBLIC int csf_thread_read_tree(const struct csf_thread_map *map,
 	return 0;
 }
 
+CSF_PUBLIC uint32_t csf_thread_tree(const struct csf_thread_map *map)
+{
+	if (!map || map->page->abi_minor < 3)
+		return 0;
+	/* one aligned word, written once: no sequence count needed */
+	return __atomic_load_n(&map->page->tree_root, __ATOMIC_RELAXED);
+}
+
 CSF_PUBLIC void csf_thread_prefetch(const struct csf_thread_map *map)
 {
 	const char *p;

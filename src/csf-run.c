@@ -71,7 +71,7 @@ static void json_str(FILE *f, const char *s)
 	putc('"', f);
 }
 
-static void print_json(FILE *f, char *const argv[], pid_t pid, int wstatus,
+static void print_json(FILE *f, const struct command *c,
 		       const struct csf_tree *t)
 {
 	const struct {
@@ -89,34 +89,19 @@ static void print_json(FILE *f, char *const argv[], pid_t pid, int wstatus,
 	size_t i;
 
 	fputs("{\"command\":[", f);
-	for (i = 0; argv[i]; i++) {
+	for (i = 0; c->argv[i]; i++) {
 		if (i)
 			putc(',', f);
-		json_str(f, argv[i]);
+		json_str(f, c->argv[i]);
 	}
-	fprintf(f, "],\"pid\":%d,\"exit_status\":%d,\"signal\":%d", (int)pid,
-		WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1,
-		WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+	fprintf(f, "],\"pid\":%d,\"exit_status\":%d,\"signal\":%d",
+		(int)c->pid,
+		WIFEXITED(c->wstatus) ? WEXITSTATUS(c->wstatus) : -1,
+		WIFSIGNALED(c->wstatus) ? WTERMSIG(c->wstatus) : 0);
 	for (i = 0; i < sizeof(field) / sizeof(field[0]); i++)
 		fprintf(f, ",\"%s\":%llu", field[i].key,
 			(unsigned long long)field[i].v);
 	fputs("}\n", f);
-}
-
-static void print_text(FILE *f, const char *cmd, pid_t pid, int wstatus,
-		       const struct csf_tree *t)
-{
-	char line[CSF_DIFF_BUFSZ];
-
-	if (WIFSIGNALED(wstatus))
-		fprintf(f, _("%s: %s (pid %d) was killed by signal %d (%s)\n"),
-			PROGRAM, cmd, (int)pid, WTERMSIG(wstatus),
-			strsignal(WTERMSIG(wstatus)));
-	else
-		fprintf(f, _("%s: %s (pid %d) exited with status %d\n"),
-			PROGRAM, cmd, (int)pid, WEXITSTATUS(wstatus));
-	csf_format_tree(line, sizeof(line), t);
-	fprintf(f, "%s\n", line);
 }
 
 int main(int argc, char **argv)
@@ -129,11 +114,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL;
-	struct csf_thread_map *root;
+	struct command cmd = { 0 };
 	struct csf_tree tree;
-	int c, json = 0, err, wstatus;
+	int c, json = 0, err;
 	FILE *out = stderr;
-	pid_t pid;
 
 	setlocale(LC_ALL, "");
 	bindtextdomain(PACKAGE, LOCALEDIR);
@@ -171,14 +155,15 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 	}
 
-	err = spawn_start(argv + optind, &pid, &root);
+	cmd.argv = argv + optind;
+	err = command_start(&cmd);
 	if (err < 0) {
 		fprintf(stderr, _("%s: cannot register %s: %s\n"), PROGRAM,
-			argv[optind], csf_strerror(err));
+			cmd.argv[0], csf_strerror(err));
 		return EXIT_OWN;
 	}
 	if (err > 0) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM, argv[optind],
+		fprintf(stderr, "%s: %s: %s\n", PROGRAM, cmd.argv[0],
 			strerror(err));
 		return err == ENOENT ? 127 : 126;
 	}
@@ -186,28 +171,26 @@ int main(int argc, char **argv)
 	/* the command's to handle, as with time(1) */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	while (waitpid(pid, &wstatus, 0) < 0) {
-		if (errno != EINTR) {
-			fprintf(stderr, "%s: waitpid: %s\n", PROGRAM,
-				strerror(errno));
-			return EXIT_OWN;
-		}
+	err = command_poll(&cmd, 1);
+	if (err < 0) {
+		fprintf(stderr, "%s: waitpid: %s\n", PROGRAM, strerror(-err));
+		return EXIT_OWN;
 	}
-	err = csf_thread_read_tree(root, &tree);
-	csf_thread_unmap(root);
+	err = csf_thread_read_tree(cmd.root, &tree);
+	command_close(&cmd);
 	if (err) {
 		fprintf(stderr, _("%s: cannot read the tree of %s: %s\n"),
-			PROGRAM, argv[optind], csf_strerror(err));
+			PROGRAM, cmd.argv[0], csf_strerror(err));
 		return EXIT_OWN;
 	}
 	if (json)
-		print_json(out, argv + optind, pid, wstatus, &tree);
+		print_json(out, &cmd, &tree);
 	else
-		print_text(out, argv[optind], pid, wstatus, &tree);
+		command_report(out, PROGRAM, &cmd, &tree);
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "%s: %s: %s\n", PROGRAM, output,
 			strerror(errno));
 		return EXIT_OWN;
 	}
-	return spawn_status(wstatus);
+	return command_status(&cmd);
 }

@@ -17,6 +17,7 @@
 #include "i18n.h"
 #include "options.h"
 #include "sampler.h"
+#include "spawn.h"
 #include "tui.h"
 #ifdef HAVE_PCP
 #include "replay.h"
@@ -60,7 +61,12 @@ static struct batch_opts batch_opts(const struct options *o,
 	return bo;
 }
 
-static int run_batch(const struct options *o, struct sampler *smp)
+/*
+ * -b: samples until -n COUNT are printed, or until the command (-- COMMAND,
+ * @cmd) has exited, whichever is first.
+ */
+static int run_batch(const struct options *o, struct sampler *smp,
+		     struct command *cmd)
 {
 	struct model m;
 	struct batch_opts bo = batch_opts(o, sampler_clock_key());
@@ -71,6 +77,8 @@ static int run_batch(const struct options *o, struct sampler *smp)
 	model_init(&m, csf_ticks_to_ns);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !o->count || i < o->count; i++) {
+		if (cmd && command_poll(cmd, 0))
+			break;
 		if (i) {
 			/* absolute deadlines: the period does not drift */
 			next.tv_nsec += (long)(o->interval_ms % 1000) *
@@ -154,7 +162,8 @@ static int replay(const struct options *o)
 				  "CPUs are shown (record the threads "
 				  "pmlogconf group, pmdacsf(1))\n"), PROGRAM,
 			o->archive);
-	status = o->batch ? replay_batch(o, &rp) : run_tui(o, NULL, &rp);
+	status = o->batch ? replay_batch(o, &rp) :
+			    run_tui(o, NULL, &rp, NULL);
 	replay_close(&rp);
 	return status;
 }
@@ -200,6 +209,53 @@ static void attach_pids(const struct filter *f)
 	}
 }
 
+/*
+ * -- COMMAND: run it registered with inherit, show only its tree, and once
+ * it has exited (batch: waited for) say how it ended and the tree's total
+ * as csf-run does.  The exit status is the command's once it has exited.
+ */
+static int run_command(const struct options *o, struct sampler *smp)
+{
+	struct command cmd = {
+		.argv = o->command,
+		.io = o->batch ? COMMAND_IO_STDERR : COMMAND_IO_NULL,
+	};
+	struct csf_tree tree;
+	int status, err;
+
+	err = command_start(&cmd);
+	if (err) {
+		if (err < 0)
+			fprintf(stderr, _("%s: cannot register %s: %s\n"),
+				PROGRAM, cmd.argv[0], csf_strerror(err));
+		else
+			fprintf(stderr, "%s: %s: %s\n", PROGRAM, cmd.argv[0],
+				strerror(err));
+		sampler_close(smp);
+		return EXIT_FAILURE;
+	}
+	smp->tree = cmd.pid;
+	if (o->batch)
+		status = run_batch(o, smp, &cmd);
+	else
+		status = run_tui(o, smp, NULL, &cmd);
+	sampler_close(smp);
+	/* batch waits for it, as csf-run; q on the screen does not */
+	err = command_poll(&cmd, o->batch);
+	if (err < 0)
+		fprintf(stderr, "%s: waitpid: %s\n", PROGRAM, strerror(-err));
+	err = csf_thread_read_tree(cmd.root, &tree);
+	if (err)
+		fprintf(stderr, _("%s: cannot read the tree of %s: %s\n"),
+			PROGRAM, cmd.argv[0], csf_strerror(err));
+	else
+		command_report(stderr, PROGRAM, &cmd, &tree);
+	command_close(&cmd);
+	if (status != EXIT_SUCCESS || err)
+		return EXIT_FAILURE;
+	return command_status(&cmd);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -231,10 +287,12 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	attach_pids(&o.filter);
+	if (o.command)
+		return run_command(&o, &smp);
 	if (o.batch)
-		status = run_batch(&o, &smp);
+		status = run_batch(&o, &smp, NULL);
 	else
-		status = run_tui(&o, &smp, NULL);
+		status = run_tui(&o, &smp, NULL, NULL);
 	sampler_close(&smp);
 	return status;
 }

@@ -24,7 +24,7 @@ static void try_help(void)
 
 static void print_help(void)
 {
-	printf(_("Usage: %s [OPTION]...\n"), PROGRAM);
+	printf(_("Usage: %s [OPTION]... [-- COMMAND [ARG]...]\n"), PROGRAM);
 	puts(_("Show where the time of registered threads goes (running, "
 	       "waiting for a CPU,\nsleeping, I/O wait, blocked), per thread "
 	       "and per CPU, from the coarse_stat_fs\npages."));
@@ -49,6 +49,10 @@ static void print_help(void)
 	puts(_("  -S, --start=TIME       replay from TIME, in PCP's time syntax "
 	       "(PCPIntro(1))"));
 	puts(_("  -T, --finish=TIME      replay up to TIME"));
+	puts(_("  -- COMMAND [ARG]...    run COMMAND with every thread and "
+	       "process it creates\n                           registered, "
+	       "show only them, and when it exits\n                           "
+	       "print their total as csf-run(1) does"));
 	puts(_("  -h, --help             display this help and exit"));
 	puts(_("  -V, --version          output version information and exit"));
 	putchar('\n');
@@ -69,7 +73,8 @@ static void print_help(void)
 	printf(_("The pages are read from %s ($CSF_ROOT).\n"),
 	       CSF_DEFAULT_ROOT);
 	puts(_("Exit status: 0 on success, 1 on a runtime error (no module, no "
-	       "terminal),\n2 on a usage error."));
+	       "terminal),\n2 on a usage error; with a COMMAND, once it has "
+	       "exited, its own."));
 }
 
 static void print_version(void)
@@ -233,9 +238,18 @@ int parse_options(int argc, char **argv, struct options *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, _("%s: extra operand '%s'\n"), PROGRAM,
-			argv[optind]);
+	/* getopt leaves a "--" it stopped at just before the operands */
+	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
+		o->command = argv + optind;
+	} else if (optind < argc) {
+		fprintf(stderr, _("%s: extra operand '%s' (a command to run "
+				  "goes after --)\n"), PROGRAM, argv[optind]);
+		try_help();
+		return EXIT_USAGE;
+	}
+	if (o->command && (o->archive || o->filter.npids)) {
+		fprintf(stderr, _("%s: a command runs alone: not with -a or "
+				  "-p\n"), PROGRAM);
 		try_help();
 		return EXIT_USAGE;
 	}

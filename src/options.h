@@ -28,6 +28,7 @@ struct options {
 	int processes;			/* -P: a row per process */
 	const char *archive;		/* -a: replay this PCP archive */
 	const char *start, *finish;	/* -S, -T: its time window */
+	char *const *command;		/* after --: run it, show its tree */
 };
 
 /*

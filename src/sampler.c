@@ -236,7 +236,11 @@ int sampler_read(struct sampler *s)
 		if (i + SAMPLER_PREFETCH < s->nmaps)
 			csf_thread_prefetch(s->maps[i + SAMPLER_PREFETCH].map);
 
-		if (!csf_thread_read(m->map, &s->snaps[k])) {
+		/* a thread joins its tree at registration: ask each time */
+		if (s->tree &&
+		    csf_thread_tree(m->map) != (uint32_t)s->tree) {
+			/* not the command's: mapped, not shown */
+		} else if (!csf_thread_read(m->map, &s->snaps[k])) {
 			sample_hist(s, m, k);
 			k++;
 		}

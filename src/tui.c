@@ -21,6 +21,7 @@
 #include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
+#include "spawn.h"
 #include "tui.h"
 #ifdef HAVE_PCP
 #include "replay.h"
@@ -97,6 +98,54 @@ static int edit_key(struct ui *ui, int is_key, wint_t ch)
 	return 1;
 }
 
+/*
+ * The command's line: how it is, and its tree's total so far, the exited
+ * members' sums (the module's) and the live ones' (this frame's pages,
+ * which the sampler limits to the tree).
+ */
+static void command_header(struct tui *t)
+{
+	struct ui *ui = &t->ui;
+	const struct command *c = t->cmd;
+	struct csf_tree tree;
+	char line[CSF_DIFF_BUFSZ];
+	int n;
+
+	command_poll(t->cmd, 0);
+	if (csf_thread_read_tree(c->root, &tree))
+		memset(&tree, 0, sizeof(tree));
+	for (size_t i = 0; i < t->smp->nsnaps; i++) {
+		const struct csf_snap *s = &t->smp->snaps[i];
+
+		if (s->state == CSF_STATE_EXITED)
+			continue;	/* in the tree's sums already */
+		tree.run_ns += csf_ticks_to_ns(s->time[CSF_STATE_RUNNING]);
+		tree.runnable_ns +=
+			csf_ticks_to_ns(s->time[CSF_STATE_RUNNABLE]);
+		tree.sleep_ns += csf_ticks_to_ns(s->time[CSF_STATE_SLEEPING]);
+		tree.iowait_ns += csf_ticks_to_ns(s->time[CSF_STATE_IOWAIT]);
+		tree.blocked_ns += csf_ticks_to_ns(s->time[CSF_STATE_BLOCKED]);
+		tree.nvcsw += s->nvcsw;
+		tree.nivcsw += s->nivcsw;
+		tree.wakeups += s->wakeups;
+		tree.migrations += s->migrations;
+		if (tree.running)
+			tree.running--;
+	}
+	csf_format_tree(line, sizeof(line), &tree);
+	if (!c->exited)
+		n = snprintf(ui->command, sizeof(ui->command),
+			     _("%s (pid %d) running: "), c->argv[0],
+			     (int)c->pid);
+	else
+		n = snprintf(ui->command, sizeof(ui->command),
+			     _("%s (pid %d) ended, status %d: "), c->argv[0],
+			     (int)c->pid, command_status(c));
+	if (n > 0 && (size_t)n < sizeof(ui->command))
+		snprintf(ui->command + n, sizeof(ui->command) - (size_t)n,
+			 "%s", line);
+}
+
 /* Give the model a sample: the pages now, or the replay's sample @k. */
 static int feed(struct tui *t, size_t k)
 {
@@ -126,6 +175,8 @@ static int feed(struct tui *t, size_t k)
 	if (!err) {
 		t->ui.denied = t->smp->denied;
 		t->ui.missed = t->smp->missed;
+		if (t->cmd)
+			command_header(t);
 	}
 	return err;
 }
@@ -706,7 +757,8 @@ static uint64_t period_ns(const struct tui *t)
 	       INTERVAL_MIN_MS * 1000000ull;
 }
 
-int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
+int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
+	    struct command *cmd)
 {
 	struct tui t;
 	int status = EXIT_SUCCESS;
@@ -714,6 +766,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 	memset(&t, 0, sizeof(t));
 	t.smp = smp;
 	t.rp = rp;
+	t.cmd = cmd;
 	t.playing = rp != NULL;
 	t.speed = 1;
 	t.interval_ms = o->interval_ms;

@@ -20,12 +20,14 @@
 #include "view.h"
 
 struct replay;
+struct command;
 
 struct tui {
 	struct ui ui;
 	struct model model;
 	struct sampler *smp;		/* the pages, or */
 	struct replay *rp;		/* an archive (-a) */
+	struct command *cmd;		/* -- COMMAND: smp shows its tree */
 	size_t pos;			/* rp: the sample shown */
 	int playing;			/* rp: advancing by itself */
 	unsigned int speed;		/* rp: samples per recorded step */
@@ -54,9 +56,11 @@ static inline uint64_t mono_ns(void)
 
 /*
  * The interactive screen until q, a signal or an error: the exit status.
- * Samples come from @smp, or from @rp when it is not NULL.
+ * Samples come from @smp, or from @rp when it is not NULL; with @cmd the
+ * header follows that command and its tree's total.
  */
-int run_tui(const struct options *o, struct sampler *smp, struct replay *rp);
+int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
+	    struct command *cmd);
 
 /* tui.c, for the script */
 void tui_restore_terminal(void);

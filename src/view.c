@@ -1136,12 +1136,15 @@ void view_draw(struct ui *ui)
 	 * the footer clears its own; each body line is a row, drawn whole (or
 	 * left as it is, unchanged), or blanked.
 	 */
-	y = (s->ncpus ? meters_lines(s->ncpus, COLS, LINES) : 0) + 3;
+	y = (s->ncpus ? meters_lines(s->ncpus, COLS, LINES) : 0) + 3 +
+	    !!ui->command[0];
 	for (int line = 0; line < y && line < LINES; line++)
 		clear_line(line);
 	y = meters_draw(ui, s, 0);
 	draw_info(ui, s, y++);
 	draw_mode(ui, s, y++);
+	if (ui->command[0])
+		view_put(y++, 0, COLS, ui->command, 0);
 	draw_table(ui, s, y, LINES - 1);
 	if (ui->overlay == OVERLAY_SORT)
 		draw_sort_menu(ui, y);

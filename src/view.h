@@ -30,6 +30,7 @@ struct ui {
 	unsigned int denied;		/* threads we may not map */
 	uint64_t missed;		/* new tasks the module could not register */
 	char place[128];		/* shown for LIVE when set: a replay's */
+	char command[640];		/* -- COMMAND: its state and total */
 
 	/*
 	 * A row per process (H, -P), summed from the shown screen, and

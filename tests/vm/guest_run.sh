@@ -7,14 +7,16 @@
 # tree must be registered, none missed; the summary's wall time must lie
 # between the script's own (read inside it) and csf-run's as seen from
 # outside; its run time must match the CPU time /proc/PID/stat gives for
-# the tree.  Then csf-run's exit statuses, its text line and its errors.
+# the tree.  Then csf-run's exit statuses, its text line and its errors;
+# and csftop -- COMMAND, in batch and on its (scripted) screen.
 #
-# A guest script of the VM harness (tests/vm/run.sh); about 10 s.
-# csf-vm-ship: src/csf-run src/csf-demo
+# A guest script of the VM harness (tests/vm/run.sh); about 15 s.
+# csf-vm-ship: src/csf-run src/csf-demo src/csftop
 
 here=$(dirname "$0")
 CSF_RUN=${CSF_RUN:-$here/csf-run}
 DEMO=${CSF_DEMO:-$here/csf-demo}
+CSFTOP=${CSFTOP:-$here/csftop}
 T=${TMPDIR:-/tmp}/run.$$
 mkdir -p "$T"
 export T DEMO
@@ -104,6 +106,58 @@ check "no command: 125 ($?)" test $? = 125
 CSF_ROOT=/nonexistent "$CSF_RUN" true 2> "$T/root.err"
 check "no module there: 125 ($?)" test $? = 125
 check "no module there: said so ($(cat "$T/root.err"))" grep -q "^csf-run: cannot register true: " "$T/root.err"
+
+# --- csftop -- COMMAND -------------------------------------------------------
+cat > "$T/top.sh" <<'EOF'
+sh -c 'echo $$ >> "$T/tpids"; exec yes' |
+	sh -c 'echo $$ >> "$T/tpids"; exec head -c 2000000' > /dev/null
+echo to-stdout
+EOF
+# registered threads of another program, which must not be shown
+"$DEMO" -t 20 > /dev/null 2>&1 &
+demo=$!
+wait_for 50 sh -c "ls /sys/fs/coarse_stat_fs/threads | grep -qx $demo"
+"$CSFTOP" -b -d 100 -o csv -- sh "$T/top.sh" > "$T/top.csv" 2> "$T/top.err"
+rc=$?
+kill "$demo"
+check "csftop -b -- COMMAND exits with its status 0 ($rc)" test "$rc" = 0
+sed 's/^/    /' "$T/top.err"
+root=$(sed -n 's/^csftop: sh (pid \([0-9]*\)) exited with status 0$/\1/p' "$T/top.err")
+check "how it ended, on stderr (pid $root)" test -n "$root"
+check "its tree's line: the script and the 2 processes it logged" \
+	grep -Eq "^wall [0-9.]+[mu]?s; 3 threads in 3 processes: run .* migrations?$" "$T/top.err"
+check "the command's stdout went to stderr, not into the CSV" \
+	sh -c "grep -qx to-stdout '$T/top.err' && ! grep -q to-stdout '$T/top.csv'"
+# pids(FILE): the CSV's distinct pids
+pids() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ print $col["pid"] }' "$1" | sort -u
+}
+others=$(pids "$T/top.csv" | grep -vxF -e "$root" -f "$T/tpids")
+check "only the tree's threads shown (others: ${others:-none})" test -z "$others"
+check "the pipeline seen live ($(pids "$T/top.csv" | wc -l) processes in the samples)" \
+	test "$(pids "$T/top.csv" | grep -cxF -f "$T/tpids")" -ge 1
+"$CSFTOP" -b -d 100 -- sh -c 'exit 5' > /dev/null 2>&1
+check "csftop -b -- COMMAND: the command's status 5 ($?)" test $? = 5
+"$CSFTOP" -b -- /nonexistent > /dev/null 2> "$T/top2.err"
+rc=$?
+check "csftop -- a command not found: 1 ($rc), named ($(cat "$T/top2.err"))" \
+	sh -c "test $rc = 1 && grep -q '^csftop: /nonexistent: No such file or directory$' '$T/top2.err'"
+"$CSFTOP" -b -p 1 -- true > /dev/null 2>&1
+check "csftop -p with a command: usage error 2 ($?)" test $? = 2
+
+# The screen, scripted: the command's line under the mode line; the
+# script's end quits while the command runs, and csftop leaves it so.
+printf ':sample\n:sample\n:dump %s\n' "$T/screen" > "$T/keys"
+CSFTOP_SCRIPT="$T/keys" CSFTOP_SCRIPT_SIZE=200x30 "$CSFTOP" -d 100 -- sleep 3 2> "$T/screen.err"
+check "on the screen, quit before the command ends: exit 0 ($?)" test $? = 0
+sed 's/^/    /' "$T/screen" | head -12
+sed 's/^/    /' "$T/screen.err"
+check "the screen shows the command and its tree" \
+	grep -Eq "^sleep \(pid [0-9]+\) running: wall [0-9.]+[mu]?s; 1 thread in 1 process: run" "$T/screen"
+check "the screen shows its thread" grep -Eq "^ *[0-9]+ +[0-9]+ sleep +sleeping " "$T/screen"
+check "leaving it running is said" grep -q "^csftop: sleep (pid [0-9]*) is still running$" "$T/screen.err"
+check "and the tree's line counts it running" grep -q "; 1 still running, not counted$" "$T/screen.err"
 
 rm -rf "$T"
 summary
