@@ -545,7 +545,7 @@ static char *title_line(void)
 	ob_putc(&t, ' ');
 	for (int c = 0; c < COL_NR; c++) {
 		const struct column *col = &columns[c];
-		const char *title = _(col->title);
+		const char *title = col_title((enum col)c);
 		int pad = col->batch_width - view_width(title);
 		int right = col->align == ALIGN_RIGHT;
 
