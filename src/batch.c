@@ -10,7 +10,7 @@
  * CSV and JSON keys are the -s column keys and never translated; shares are
  * percent of the interval, *_total are nanoseconds, vcsw/ivcsw per second.
  *
- * A frame is built in one buffer and written with one write(2): at 1,000
+ * A frame is built in one buffer and written with one fwrite(): at 1,000
  * threads that is ~150 kB, and fprintf per field (stream locking, format
  * parsing) cost more than everything else csftop does per frame.  Numbers
  * go through fmt.c, the formatter the screen uses too.
@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "batch.h"
 #include "columns.h"
@@ -184,23 +183,6 @@ static void ob_time(struct batch_buf *b, const struct batch_opts *o)
 {
 	OB_FMT(b, fmt_decimal, ((struct ratio){ o->time_ns, 1000000000 }), 1,
 	       3);
-}
-
-/* Write it all to @fd, through short writes and signals. */
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /*
@@ -578,10 +560,6 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 
 	if (!b->titles)
 		b->titles = title_line();
-	if (!b->ntext)
-		for (int c = 0; c < COL_NR; c++)
-			if (columns[c].batch_width)
-				b->text_cols[b->ntext++] = &columns[c];
 	if (!b->cpu_titles)
 		b->cpu_titles = cpu_title_line();
 	if (!b->titles || !b->cpu_titles) {
@@ -624,8 +602,9 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		if (!p)
 			return;
 		*p++ = mark_of(s, r)->ch;
-		for (int k = 0; k < b->ntext; k++)
-			p = text_cell(p, r, b->text_cols[k]);
+		for (int c = 0; c < COL_NR; c++)
+			if (columns[c].batch_width)
+				p = text_cell(p, r, &columns[c]);
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
 	}
@@ -637,7 +616,6 @@ int batch_print(FILE *out, const struct model *m,
 {
 	const struct screen *s = model_shown(m);
 	size_t n;
-	int err;
 
 	if (o->processes) {
 		if (model_processes(s, &b->procs))
@@ -662,16 +640,9 @@ int batch_print(FILE *out, const struct model *m,
 	}
 	if (b->oom)
 		return -ENOMEM;
-	/* nothing else is in the stream's buffer: write past it */
-	if (fflush(out))
+	if (fwrite(b->text, 1, b->len, out) != b->len || fflush(out))
 		return errno ? -errno : -EIO;
-	if (fileno(out) < 0) {
-		if (fwrite(b->text, 1, b->len, out) != b->len || fflush(out))
-			return errno ? -errno : -EIO;
-		return 0;
-	}
-	err = write_all(fileno(out), b->text, b->len);
-	return err;
+	return 0;
 }
 
 void batch_buf_free(struct batch_buf *b)
