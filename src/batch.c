@@ -143,6 +143,16 @@ static void ob_field(struct batch_buf *b, const char *s, size_t n,
 	} while (0)
 #define OB_FMT(b, fn, ...) OB_FIELD(b, 0, 0, fn, __VA_ARGS__)
 
+/* @t's text as a C string, or NULL when memory ran out. */
+static char *ob_string(struct batch_buf *t)
+{
+	ob_putc(t, '\0');
+	if (!t->oom)
+		return t->text;
+	free(t->text);
+	return NULL;
+}
+
 /* Once per frame at most: headers with translated formats. */
 static void ob_printf(struct batch_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -507,12 +517,7 @@ static char *cpu_title_line(void)
 	for (size_t j = 0; j < NCPUCOLS; j++)
 		ob_printf(&t, " %6s", _(cpu_cols[j].title));
 	ob_printf(&t, " %7s\n", _("CSW/s"));
-	ob_putc(&t, '\0');
-	if (t.oom) {
-		free(t.text);
-		return NULL;
-	}
-	return t.text;
+	return ob_string(&t);
 }
 
 /* The thread table's title line, translated once. */
@@ -542,12 +547,7 @@ static char *title_line(void)
 			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
 	}
 	ob_putc(&t, '\n');
-	ob_putc(&t, '\0');
-	if (t.oom) {
-		free(t.text);
-		return NULL;
-	}
-	return t.text;
+	return ob_string(&t);
 }
 
 static void print_text(struct batch_buf *b, const struct screen *s,

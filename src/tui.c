@@ -88,16 +88,6 @@ static void enter_key(struct tui *t)
 		view_message(&t->ui, "%s", _("No thread selected"));
 }
 
-/* The prompt line's text, multibyte; 0, or -1 if it has none. */
-static int edit_text(const struct ui *ui, char *text, size_t len)
-{
-	wchar_t tmp[sizeof(ui->edit) / sizeof(ui->edit[0]) + 1];
-
-	wmemcpy(tmp, ui->edit, ui->edit_len);
-	tmp[ui->edit_len] = L'\0';
-	return wcstombs(text, tmp, len) == (size_t)-1 ? -1 : 0;
-}
-
 /* Editing keys of the prompt line: 1 if they changed it. */
 static int edit_key(struct ui *ui, int is_key, wint_t ch)
 {
@@ -265,12 +255,11 @@ static void goto_key(struct tui *t, int is_key, wint_t ch)
 		ui->overlay = OVERLAY_NONE;
 		return;
 	}
-	if ((!is_key && (ch == '\n' || ch == '\r')) ||
-	    (is_key && ch == KEY_ENTER)) {
+	if (!is_key && ch == '\n') {
 		char text[256], why[160] = "";
 		uint64_t at;
 
-		if (edit_text(ui, text, sizeof(text)) ||
+		if (view_edit_text(ui, text, sizeof(text)) ||
 		    replay_parse_time(t->rp, text, &at, why, sizeof(why))) {
 			view_message(ui, _("Cannot go to %s: %s"), text, why);
 			return;
@@ -380,7 +369,7 @@ static void filter_from_edit(struct tui *t)
 {
 	char text[256];
 
-	if (edit_text(&t->ui, text, sizeof(text)))
+	if (view_edit_text(&t->ui, text, sizeof(text)))
 		return;
 	/* filter as you type; an unfinished PID list keeps the last one */
 	if (!filter_set(&t->ui.filter, text))
@@ -401,11 +390,10 @@ static void filter_key(struct tui *t, int is_key, wint_t ch)
 		tui_refresh_view(t);
 		return;
 	}
-	if ((!is_key && (ch == '\n' || ch == '\r')) ||
-	    (is_key && ch == KEY_ENTER)) {
+	if (!is_key && ch == '\n') {
 		char text[256];
 
-		if (!edit_text(ui, text, sizeof(text)) &&
+		if (!view_edit_text(ui, text, sizeof(text)) &&
 		    filter_set(&ui->filter, text)) {
 			view_message(ui, _("Invalid PID list '%s'"), text);
 			return;
@@ -441,8 +429,7 @@ static void sort_menu_key(struct tui *t, int is_key, wint_t ch)
 		ui->sort_menu_sel = 0;
 	else if (is_key && ch == KEY_END)
 		ui->sort_menu_sel = COL_NR - 1;
-	else if ((is_key && ch == KEY_ENTER) ||
-		 (!is_key && (ch == '\n' || ch == '\r'))) {
+	else if (!is_key && ch == '\n') {
 		ui->overlay = OVERLAY_NONE;
 		set_sort(t, ui->sort_menu_sel);
 	} else if ((!is_key && (ch == 27 || ch == 'q')) ||
@@ -456,8 +443,8 @@ static int detail_key(struct tui *t, int is_key, wint_t ch)
 {
 	struct ui *ui = &t->ui;
 
-	if ((!is_key && (ch == 27 || ch == 'q' || ch == '\n' || ch == '\r')) ||
-	    (is_key && (ch == KEY_ENTER || ch == KEY_BACKSPACE))) {
+	if ((!is_key && (ch == 27 || ch == 'q' || ch == '\n')) ||
+	    (is_key && ch == KEY_BACKSPACE)) {
 		ui->overlay = OVERLAY_NONE;
 	} else if (!is_key && ch == '\t') {
 		ui->detail_span = ui->detail_span == HIST_SPAN ? HIST_SINCE :
@@ -480,6 +467,11 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 	tui_fresh(t);
 	if (is_key && ch == KEY_RESIZE)
 		return;		/* ncurses has LINES and COLS already */
+	/* Enter, whether the keypad or the terminal's CR (nonl()) */
+	if ((is_key && ch == KEY_ENTER) || (!is_key && ch == '\r')) {
+		is_key = 0;
+		ch = '\n';
+	}
 	if (is_key && ch == KEY_MOUSE) {
 		MEVENT ev;
 
@@ -533,10 +525,6 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 			break;
 		case KEY_F(10):
 			t->quit = 1;
-			break;
-		case KEY_ENTER:
-			if (ui->overlay == OVERLAY_NONE)
-				enter_key(t);
 			break;
 		case KEY_UP:
 			view_move(ui, -1);
@@ -620,7 +608,6 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 		clearok(curscr, TRUE);
 		break;
 	case '\n':
-	case '\r':
 		if (ui->overlay == OVERLAY_NONE)
 			enter_key(t);
 		break;

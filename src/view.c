@@ -219,6 +219,15 @@ void view_put(int y, int x, int w, const char *s, int right)
 		mvaddnwstr(y, right ? x + pad : x, out, (int)k);
 }
 
+int view_edit_text(const struct ui *ui, char *text, size_t len)
+{
+	wchar_t tmp[sizeof(ui->edit) / sizeof(ui->edit[0]) + 1];
+
+	wmemcpy(tmp, ui->edit, ui->edit_len);
+	tmp[ui->edit_len] = L'\0';
+	return wcstombs(text, tmp, len) == (size_t)-1 ? -1 : 0;
+}
+
 void view_message(struct ui *ui, const char *fmt, ...)
 {
 	va_list ap;
@@ -759,11 +768,7 @@ static void draw_footer(struct ui *ui, int y)
 				    _("Filter (PID,... or name): ");
 		int w;
 
-		wchar_t tmp[65];
-
-		wmemcpy(tmp, ui->edit, ui->edit_len);
-		tmp[ui->edit_len] = L'\0';
-		if (wcstombs(text, tmp, sizeof(text)) == (size_t)-1)
+		if (view_edit_text(ui, text, sizeof(text)))
 			text[0] = '\0';
 		attrset(pair(ui, CP_LABEL) | (ui->colors ? 0 : A_REVERSE));
 		w = view_width(label);

@@ -110,6 +110,8 @@ int view_help_scroll(struct ui *ui, int delta);
 int view_detail_open(struct ui *ui);
 /* Scroll the detail view by @delta lines. */
 void view_detail_scroll(struct ui *ui, int delta);
+/* The prompt line's text, multibyte; 0, or -1 if it has none. */
+int view_edit_text(const struct ui *ui, char *text, size_t len);
 void view_message(struct ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
