@@ -23,8 +23,8 @@
  * Each screen line's cells as draw_row() last put them there, while
  * drawn_ok[line] says the screen still shows them.  A row is then given to
  * ncurses from its first changed cell to its last, or not at all: ncurses
- * copies and compares every cell it is given, and from one 10 ms frame to
- * the next a row changes in a few digits.  One terminal, one copy.
+ * copies and compares every cell it is given, and from one frame to the
+ * next a row changes in a few digits.  One terminal, one copy.
  */
 #define ROW_CELLS 1024	/* a row's cells past these are blank */
 
