@@ -104,7 +104,7 @@ static void script_command(struct tui *t, char *line)
 	int a, b;
 
 	if (!strcmp(line, ":sample")) {
-		t->script_now += (uint64_t)t->interval_ms * 1000000;
+		t->script_now += (uint64_t)t->ui.interval_ms * 1000000;
 		tui_sample(t);
 	} else if (sscanf(line, ":dump %511s", arg) == 1) {
 		tui_draw(t);

@@ -275,7 +275,7 @@ static void goto_key(struct tui *t, int is_key, wint_t ch)
 
 static void set_interval(struct tui *t, int faster)
 {
-	unsigned int cur = t->interval_ms, next = cur;
+	unsigned int cur = t->ui.interval_ms, next = cur;
 	char buf[FMT_BUFSZ];
 
 	if (faster) {
@@ -291,7 +291,6 @@ static void set_interval(struct tui *t, int faster)
 				break;
 			}
 	}
-	t->interval_ms = next;
 	t->ui.interval_ms = next;
 	t->next_ns = tui_now(t) + (uint64_t)next * 1000000;
 	view_message(&t->ui, _("Interval: %s"),
@@ -707,7 +706,7 @@ static int terminal_gone(void)
 /* How long a sample lasts on the screen. */
 static uint64_t period_ns(const struct tui *t)
 {
-	uint64_t p = (uint64_t)t->interval_ms * 1000000;
+	uint64_t p = (uint64_t)t->ui.interval_ms * 1000000;
 
 #ifdef HAVE_PCP
 	if (t->rp)
@@ -727,7 +726,6 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 	t.rp = rp;
 	t.playing = rp != NULL;
 	t.speed = 1;
-	t.interval_ms = o->interval_ms;
 	t.count = o->count;
 	/* before newterm, so that ncurses keeps our handlers */
 	install_signals();
@@ -767,8 +765,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp)
 #ifdef HAVE_PCP
 	if (rp) {
 		/* its step as the interval; set_place() names its clock */
-		t.interval_ms = (unsigned int)(rp->step_ns / 1000000);
-		t.ui.interval_ms = t.interval_ms;
+		t.ui.interval_ms = (unsigned int)(rp->step_ns / 1000000);
 	}
 #endif
 	t.ui.now_ns = tui_now(&t);

@@ -29,7 +29,6 @@ struct tui {
 	size_t pos;			/* rp: the sample shown */
 	int playing;			/* rp: advancing by itself */
 	unsigned int speed;		/* rp: samples per recorded step */
-	unsigned int interval_ms;
 	long count;
 	long samples;
 	uint64_t next_ns;		/* deadline of the next sample */

@@ -63,7 +63,6 @@ struct ui {
 	int detail_top;
 	wchar_t edit[64];		/* filter or time being typed */
 	size_t edit_len;
-	struct filter saved_filter;	/* restored by Esc */
 
 	char msg[200];			/* transient status line */
 	uint64_t msg_until_ns;		/* shown until then */
