@@ -10,7 +10,7 @@
  * CSV and JSON keys are the -s column keys and never translated; shares are
  * percent of the interval, *_total are nanoseconds, vcsw/ivcsw per second.
  *
- * A frame is built in one buffer and written with one write(2): at 1,000
+ * A frame is built in one buffer and written with one fwrite(): at 1,000
  * threads that is ~150 kB, and fprintf per field (stream locking, format
  * parsing) cost more than everything else csftop does per frame.  Numbers
  * go through fmt.c, the formatter the screen uses too.
@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "batch.h"
 #include "columns.h"
@@ -144,6 +143,16 @@ static void ob_field(struct batch_buf *b, const char *s, size_t n,
 	} while (0)
 #define OB_FMT(b, fn, ...) OB_FIELD(b, 0, 0, fn, __VA_ARGS__)
 
+/* @t's text as a C string, or NULL when memory ran out. */
+static char *ob_string(struct batch_buf *t)
+{
+	ob_putc(t, '\0');
+	if (!t->oom)
+		return t->text;
+	free(t->text);
+	return NULL;
+}
+
 /* Once per frame at most: headers with translated formats. */
 static void ob_printf(struct batch_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -184,23 +193,6 @@ static void ob_time(struct batch_buf *b, const struct batch_opts *o)
 {
 	OB_FMT(b, fmt_decimal, ((struct ratio){ o->time_ns, 1000000000 }), 1,
 	       3);
-}
-
-/* Write it all to @fd, through short writes and signals. */
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /*
@@ -525,12 +517,7 @@ static char *cpu_title_line(void)
 	for (size_t j = 0; j < NCPUCOLS; j++)
 		ob_printf(&t, " %6s", _(cpu_cols[j].title));
 	ob_printf(&t, " %7s\n", _("CSW/s"));
-	ob_putc(&t, '\0');
-	if (t.oom) {
-		free(t.text);
-		return NULL;
-	}
-	return t.text;
+	return ob_string(&t);
 }
 
 /* The thread table's title line, translated once. */
@@ -545,7 +532,7 @@ static char *title_line(void)
 	ob_putc(&t, ' ');
 	for (int c = 0; c < COL_NR; c++) {
 		const struct column *col = &columns[c];
-		const char *title = _(col->title);
+		const char *title = col_title((enum col)c);
 		int pad = col->batch_width - view_width(title);
 		int right = col->align == ALIGN_RIGHT;
 
@@ -560,12 +547,7 @@ static char *title_line(void)
 			ob_field(&t, "", 0, pad > 0 ? pad : 0, 0);
 	}
 	ob_putc(&t, '\n');
-	ob_putc(&t, '\0');
-	if (t.oom) {
-		free(t.text);
-		return NULL;
-	}
-	return t.text;
+	return ob_string(&t);
 }
 
 static void print_text(struct batch_buf *b, const struct screen *s,
@@ -578,10 +560,6 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 
 	if (!b->titles)
 		b->titles = title_line();
-	if (!b->ntext)
-		for (int c = 0; c < COL_NR; c++)
-			if (columns[c].batch_width)
-				b->text_cols[b->ntext++] = &columns[c];
 	if (!b->cpu_titles)
 		b->cpu_titles = cpu_title_line();
 	if (!b->titles || !b->cpu_titles) {
@@ -624,8 +602,9 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		if (!p)
 			return;
 		*p++ = mark_of(s, r)->ch;
-		for (int k = 0; k < b->ntext; k++)
-			p = text_cell(p, r, b->text_cols[k]);
+		for (int c = 0; c < COL_NR; c++)
+			if (columns[c].batch_width)
+				p = text_cell(p, r, &columns[c]);
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
 	}
@@ -637,7 +616,6 @@ int batch_print(FILE *out, const struct model *m,
 {
 	const struct screen *s = model_shown(m);
 	size_t n;
-	int err;
 
 	if (o->processes) {
 		if (model_processes(s, &b->procs))
@@ -662,16 +640,9 @@ int batch_print(FILE *out, const struct model *m,
 	}
 	if (b->oom)
 		return -ENOMEM;
-	/* nothing else is in the stream's buffer: write past it */
-	if (fflush(out))
+	if (fwrite(b->text, 1, b->len, out) != b->len || fflush(out))
 		return errno ? -errno : -EIO;
-	if (fileno(out) < 0) {
-		if (fwrite(b->text, 1, b->len, out) != b->len || fflush(out))
-			return errno ? -errno : -EIO;
-		return 0;
-	}
-	err = write_all(fileno(out), b->text, b->len);
-	return err;
+	return 0;
 }
 
 void batch_buf_free(struct batch_buf *b)

@@ -25,7 +25,7 @@ struct batch_opts {
 /*
  * What batch_print keeps from one frame to the next, so that a frame
  * allocates nothing once the buffers have grown: the display order, the
- * frame's text (written with one write(2)) and the translated strings that
+ * frame's text (written with one fwrite()) and the translated strings that
  * do not change (a gettext lookup costs more than formatting a row).
  * Zero it before the first frame; batch_buf_free() releases it.
  */
@@ -36,8 +36,6 @@ struct batch_buf {
 	size_t len, cap;
 	int oom;
 	char *titles;			/* the thread table's title line */
-	const struct column *text_cols[COL_NR];	/* its columns */
-	int ntext;
 	char *cpu_titles;		/* the CPU table's */
 	struct proc_screen procs;	/* with -P: the rows per process */
 };

@@ -310,9 +310,18 @@ int column_by_key(const char *key)
 	return -1;
 }
 
+/* Looked up once: a gettext lookup costs more than a row's numbers. */
+const char *col_title(enum col c)
+{
+	static const char *titles[COL_NR];
+
+	if (!titles[c])
+		titles[c] = _(columns[c].title);
+	return titles[c];
+}
+
 const char *col_state_name(unsigned int st)
 {
-	/* looked up once: a gettext lookup costs more than a row's numbers */
 	static const char *names[CSF_STATE_EXITED + 1];
 
 	if (st > CSF_STATE_EXITED)

@@ -83,7 +83,8 @@ static inline char *col_render(char *end, const struct row *r,
 /* Column by its key (case-insensitive), or -1. */
 int column_by_key(const char *key);
 
-/* Translated state name for the screen and -b text. */
+/* Translated title and state name for the screen and -b text. */
+const char *col_title(enum col c);
 const char *col_state_name(unsigned int state);
 
 /*

@@ -95,17 +95,6 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
-static void *spin_thread(void *arg)
-{
-	(void)arg;
-	if (start("spin"))
-		return NULL;
-	while (!stop) {
-		spin_for(1000000);
-		snap();
-	}
-	return NULL;
-}
 
 static void *sleep_thread(void *arg)
 {
@@ -128,12 +117,16 @@ static void pin(int cpu)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-static void *contend_thread(void *arg)
+/* spin, or contend-a/b: two spinners on one CPU, each waiting on the
+ * runqueue half the time */
+static void *spin_thread(void *arg)
 {
-	if (start((const char *)arg))
+	const char *name = arg;
+
+	if (start(name))
 		return NULL;
-	/* two spinners on one CPU: each waits on the runqueue half the time */
-	pin(contend_cpu);
+	if (strcmp(name, "spin"))
+		pin(contend_cpu);
 	while (!stop) {
 		spin_for(1000000);
 		snap();
@@ -376,14 +369,15 @@ int main(int argc, char **argv)
 	threads = calloc(8 + idle, sizeof(*threads));
 	if (!threads)
 		return 1;
-	if (!pthread_create(&threads[nthreads], NULL, spin_thread, NULL))
+	if (!pthread_create(&threads[nthreads], NULL, spin_thread,
+			    (void *)"spin"))
 		nthreads++;
 	if (!pthread_create(&threads[nthreads], NULL, sleep_thread, NULL))
 		nthreads++;
 	if (!pthread_create(&threads[nthreads], NULL, io_thread, NULL))
 		nthreads++;
 	for (int i = 0; i < 2; i++)
-		if (!pthread_create(&threads[nthreads], NULL, contend_thread,
+		if (!pthread_create(&threads[nthreads], NULL, spin_thread,
 				    (void *)pair_names[i]))
 			nthreads++;
 	for (int i = 2; i < 4; i++)

@@ -132,8 +132,6 @@ static int rescan(struct sampler *s)
 	free(s->maps);
 	s->maps = out;
 	s->nmaps = k;
-	s->maps_cap = s->nmaps + n + 1;
-	s->rescans++;
 	return 0;
 }
 

@@ -26,7 +26,7 @@ struct sampler {
 	uint64_t gen;
 	int have_gen;
 	struct sampler_map *maps;	/* sorted by tid */
-	size_t nmaps, maps_cap;
+	size_t nmaps;
 	pid_t *tids;			/* scratch for csf_threads_list */
 	size_t tids_cap;
 	struct csf_snap *snaps;		/* this frame's threads */
@@ -46,7 +46,6 @@ struct sampler {
 	unsigned int ncpus;
 	unsigned int denied;		/* registered but not ours to map */
 	uint64_t missed;		/* the module's nr_missed */
-	unsigned int rescans;		/* how often the list was read */
 	pid_t tree;			/* set: only this tree's threads */
 };
 

@@ -104,10 +104,10 @@ static void script_command(struct tui *t, char *line)
 	int a, b;
 
 	if (!strcmp(line, ":sample")) {
-		t->script_now += (uint64_t)t->interval_ms * 1000000;
+		t->script_now += (uint64_t)t->ui.interval_ms * 1000000;
 		tui_sample(t);
 	} else if (sscanf(line, ":dump %511s", arg) == 1) {
-		view_draw(&t->ui);
+		tui_draw(t);
 		if (dump_screen(arg))
 			script_error(t, line);
 	} else if (sscanf(line, ":resize %d %d", &a, &b) == 2) {
@@ -123,6 +123,25 @@ static void script_command(struct tui *t, char *line)
 	} else {
 		script_error(t, line);
 	}
+}
+
+/* The key <@name> stands for: 0, or -1 when it names none. */
+static int named_key(const char *name, int *is_key, wint_t *ch)
+{
+	int f;
+
+	if (sscanf(name, "F%d", &f) == 1 && f >= 1 && f <= 12) {
+		*is_key = 1;
+		*ch = KEY_F(f);
+		return 0;
+	}
+	for (size_t k = 0; k < sizeof(key_names) / sizeof(key_names[0]); k++)
+		if (!strcmp(name, key_names[k].name)) {
+			*is_key = key_names[k].is_key;
+			*ch = key_names[k].ch;
+			return 0;
+		}
+	return -1;
 }
 
 /* Run one script line: a command or a string of keys. */
@@ -147,43 +166,23 @@ void script_line(struct tui *t, char *line)
 	}
 	w[n] = L'\0';
 	for (size_t i = 0; i < n && !t->quit && !tui_signal; i++) {
+		const wchar_t *end = w[i] == L'<' ? wcschr(w + i, L'>') : NULL;
 		int is_key = 0;
 		wint_t ch = w[i];
 
-		if (w[i] == L'<') {
-			const wchar_t *end = wcschr(w + i, L'>');
+		if (end) {
+			char name[32];
+			size_t nl = (size_t)(end - (w + i) - 1);
 
-			if (end) {
-				char name[32];
-				size_t nl = (size_t)(end - (w + i) - 1);
-				int f;
-
-				if (nl < sizeof(name) &&
-				    wcstombs(name, w + i + 1, nl) == nl) {
-					name[nl] = '\0';
-					if (sscanf(name, "F%d", &f) == 1 &&
-					    f >= 1 && f <= 12) {
-						is_key = 1;
-						ch = KEY_F(f);
-						i += nl + 1;
-					} else {
-						for (size_t k = 0;
-						     k < sizeof(key_names) /
-						     sizeof(key_names[0]); k++)
-							if (!strcmp(name,
-							    key_names[k].name)) {
-								is_key =
-								key_names[k].is_key;
-								ch = key_names[k].ch;
-								i += nl + 1;
-								break;
-							}
-					}
-				}
+			if (nl < sizeof(name) &&
+			    wcstombs(name, w + i + 1, nl) == nl) {
+				name[nl] = '\0';
+				if (!named_key(name, &is_key, &ch))
+					i += nl + 1;
 			}
 		}
 		tui_key(t, is_key, ch);
-		view_draw(&t->ui);
+		tui_draw(t);
 	}
 }
 
@@ -227,7 +226,7 @@ int script_open(struct tui *t, const char *path)
 		fprintf(stderr, "%s: script: no terminal\n", PROGRAM);
 		return -1;
 	}
-		resizeterm(lines, cols);
+	resizeterm(lines, cols);
 	t->script_now = 1000000000000ull;	/* 1000 s */
 	return 0;
 }

@@ -57,8 +57,27 @@ static uint64_t tui_now(const struct tui *t)
 
 static void tui_refresh_view(struct tui *t)
 {
+	t->stale = 0;
 	if (view_select(&t->ui))
 		t->error = -ENOMEM;
+}
+
+/*
+ * A sample changes the rows, but they are sorted only when a key or a
+ * frame needs them: at short intervals most samples are not drawn.
+ */
+static void tui_fresh(struct tui *t)
+{
+	if (t->stale)
+		tui_refresh_view(t);
+}
+
+void tui_draw(struct tui *t)
+{
+	tui_fresh(t);
+	if (!t->error)
+		view_draw(&t->ui);
+	t->undrawn_ns = 0;
 }
 
 /* Enter: a process's threads shown or hidden, or a thread's waits. */
@@ -68,16 +87,6 @@ static void enter_key(struct tui *t)
 		tui_refresh_view(t);
 	else if (view_detail_open(&t->ui))
 		view_message(&t->ui, "%s", _("No thread selected"));
-}
-
-/* The prompt line's text, multibyte; 0, or -1 if it has none. */
-static int edit_text(const struct ui *ui, char *text, size_t len)
-{
-	wchar_t tmp[sizeof(ui->edit) / sizeof(ui->edit[0]) + 1];
-
-	wmemcpy(tmp, ui->edit, ui->edit_len);
-	tmp[ui->edit_len] = L'\0';
-	return wcstombs(text, tmp, len) == (size_t)-1 ? -1 : 0;
 }
 
 /* Editing keys of the prompt line: 1 if they changed it. */
@@ -232,7 +241,7 @@ int tui_sample(struct tui *t)
 	t->samples++;
 	if (t->count && t->samples >= t->count)
 		t->quit = 1;
-	tui_refresh_view(t);
+	t->stale = 1;
 	return 0;
 }
 
@@ -297,12 +306,11 @@ static void goto_key(struct tui *t, int is_key, wint_t ch)
 		ui->overlay = OVERLAY_NONE;
 		return;
 	}
-	if ((!is_key && (ch == '\n' || ch == '\r')) ||
-	    (is_key && ch == KEY_ENTER)) {
+	if (!is_key && ch == '\n') {
 		char text[256], why[160] = "";
 		uint64_t at;
 
-		if (edit_text(ui, text, sizeof(text)) ||
+		if (view_edit_text(ui, text, sizeof(text)) ||
 		    replay_parse_time(t->rp, text, &at, why, sizeof(why))) {
 			view_message(ui, _("Cannot go to %s: %s"), text, why);
 			return;
@@ -318,7 +326,7 @@ static void goto_key(struct tui *t, int is_key, wint_t ch)
 
 static void set_interval(struct tui *t, int faster)
 {
-	unsigned int cur = t->interval_ms, next = cur;
+	unsigned int cur = t->ui.interval_ms, next = cur;
 	char buf[FMT_BUFSZ];
 
 	if (faster) {
@@ -334,7 +342,6 @@ static void set_interval(struct tui *t, int faster)
 				break;
 			}
 	}
-	t->interval_ms = next;
 	t->ui.interval_ms = next;
 	t->next_ns = tui_now(t) + (uint64_t)next * 1000000;
 	view_message(&t->ui, _("Interval: %s"),
@@ -393,6 +400,7 @@ void tui_click(struct tui *t, int x, int y)
 
 	if (t->ui.overlay != OVERLAY_NONE || t->ui.too_small)
 		return;
+	tui_fresh(t);
 	c = view_column_at(&t->ui, y, x);
 	if (c >= 0) {
 		/* htop: a click on the sorted column inverts it */
@@ -411,7 +419,7 @@ static void filter_from_edit(struct tui *t)
 {
 	char text[256];
 
-	if (edit_text(&t->ui, text, sizeof(text)))
+	if (view_edit_text(&t->ui, text, sizeof(text)))
 		return;
 	/* filter as you type; an unfinished PID list keeps the last one */
 	if (!filter_set(&t->ui.filter, text))
@@ -432,11 +440,10 @@ static void filter_key(struct tui *t, int is_key, wint_t ch)
 		tui_refresh_view(t);
 		return;
 	}
-	if ((!is_key && (ch == '\n' || ch == '\r')) ||
-	    (is_key && ch == KEY_ENTER)) {
+	if (!is_key && ch == '\n') {
 		char text[256];
 
-		if (!edit_text(ui, text, sizeof(text)) &&
+		if (!view_edit_text(ui, text, sizeof(text)) &&
 		    filter_set(&ui->filter, text)) {
 			view_message(ui, _("Invalid PID list '%s'"), text);
 			return;
@@ -472,8 +479,7 @@ static void sort_menu_key(struct tui *t, int is_key, wint_t ch)
 		ui->sort_menu_sel = 0;
 	else if (is_key && ch == KEY_END)
 		ui->sort_menu_sel = COL_NR - 1;
-	else if ((is_key && ch == KEY_ENTER) ||
-		 (!is_key && (ch == '\n' || ch == '\r'))) {
+	else if (!is_key && ch == '\n') {
 		ui->overlay = OVERLAY_NONE;
 		set_sort(t, ui->sort_menu_sel);
 	} else if ((!is_key && (ch == 27 || ch == 'q')) ||
@@ -487,8 +493,8 @@ static int detail_key(struct tui *t, int is_key, wint_t ch)
 {
 	struct ui *ui = &t->ui;
 
-	if ((!is_key && (ch == 27 || ch == 'q' || ch == '\n' || ch == '\r')) ||
-	    (is_key && (ch == KEY_ENTER || ch == KEY_BACKSPACE))) {
+	if ((!is_key && (ch == 27 || ch == 'q' || ch == '\n')) ||
+	    (is_key && ch == KEY_BACKSPACE)) {
 		ui->overlay = OVERLAY_NONE;
 	} else if (!is_key && ch == '\t') {
 		ui->detail_span = ui->detail_span == HIST_SPAN ? HIST_SINCE :
@@ -508,8 +514,14 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 {
 	struct ui *ui = &t->ui;
 
+	tui_fresh(t);
 	if (is_key && ch == KEY_RESIZE)
 		return;		/* ncurses has LINES and COLS already */
+	/* Enter, whether the keypad or the terminal's CR (nonl()) */
+	if ((is_key && ch == KEY_ENTER) || (!is_key && ch == '\r')) {
+		is_key = 0;
+		ch = '\n';
+	}
 	if (is_key && ch == KEY_MOUSE) {
 		MEVENT ev;
 
@@ -563,10 +575,6 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 			break;
 		case KEY_F(10):
 			t->quit = 1;
-			break;
-		case KEY_ENTER:
-			if (ui->overlay == OVERLAY_NONE)
-				enter_key(t);
 			break;
 		case KEY_UP:
 			view_move(ui, -1);
@@ -650,7 +658,6 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 		clearok(curscr, TRUE);
 		break;
 	case '\n':
-	case '\r':
 		if (ui->overlay == OVERLAY_NONE)
 			enter_key(t);
 		break;
@@ -744,10 +751,13 @@ static int terminal_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
 }
 
+/* Samples closer than this are not all drawn: 20 frames a second. */
+#define DRAW_MIN_NS 50000000ull
+
 /* How long a sample lasts on the screen. */
 static uint64_t period_ns(const struct tui *t)
 {
-	uint64_t p = (uint64_t)t->interval_ms * 1000000;
+	uint64_t p = (uint64_t)t->ui.interval_ms * 1000000;
 
 #ifdef HAVE_PCP
 	if (t->rp)
@@ -769,7 +779,6 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
 	t.cmd = cmd;
 	t.playing = rp != NULL;
 	t.speed = 1;
-	t.interval_ms = o->interval_ms;
 	t.count = o->count;
 	/* before newterm, so that ncurses keeps our handlers */
 	install_signals();
@@ -809,8 +818,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
 #ifdef HAVE_PCP
 	if (rp) {
 		/* its step as the interval; set_place() names its clock */
-		t.interval_ms = (unsigned int)(rp->step_ns / 1000000);
-		t.ui.interval_ms = t.interval_ms;
+		t.ui.interval_ms = (unsigned int)(rp->step_ns / 1000000);
 	}
 #endif
 	t.ui.now_ns = tui_now(&t);
@@ -818,7 +826,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
 	tui_sample(&t);
 	t.next_ns = tui_now(&t) + period_ns(&t);
 	if (!t.error)
-		view_draw(&t.ui);
+		tui_draw(&t);
 
 	while (!t.quit && !tui_signal && !t.error) {
 		uint64_t now;
@@ -851,13 +859,20 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
 		if (now >= t.next_ns) {
 			if (!t.rp || t.playing)
 				tui_sample(&t);
+			t.undrawn_ns += period_ns(&t);
 			t.next_ns += period_ns(&t);
 			/* fell behind (suspended, slow terminal): re-phase */
 			if (t.next_ns <= now)
 				t.next_ns = now + period_ns(&t);
 		}
-		if (!t.error)
-			view_draw(&t.ui);
+		/*
+		 * A key is answered at once; samples are drawn at most
+		 * DRAW_MIN_NS apart.  Putting the changed cells on the
+		 * terminal was most of a frame's cost at 1,000 threads, and
+		 * no terminal shows 100 frames a second.
+		 */
+		if (r != ERR || t.undrawn_ns >= DRAW_MIN_NS)
+			tui_draw(&t);
 	}
 
 	tui_restore_terminal();

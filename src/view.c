@@ -23,8 +23,8 @@
  * Each screen line's cells as draw_row() last put them there, while
  * drawn_ok[line] says the screen still shows them.  A row is then given to
  * ncurses from its first changed cell to its last, or not at all: ncurses
- * copies and compares every cell it is given, and from one 10 ms frame to
- * the next a row changes in a few digits.  One terminal, one copy.
+ * copies and compares every cell it is given, and from one frame to the
+ * next a row changes in a few digits.  One terminal, one copy.
  */
 #define ROW_CELLS 1024	/* a row's cells past these are blank */
 
@@ -166,14 +166,40 @@ int view_width(const char *s)
 	return width;
 }
 
+/* Whether @s is printable ASCII only: one byte, one cell. */
+static int plain_ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
 void view_put(int y, int x, int w, const char *s, int right)
 {
 	wchar_t in[256], out[300];
-	size_t n = decode(s, in, 256), k = 0;
+	size_t len = strlen(s), n, k = 0;
 	int width = 0, pad;
 
 	if (w <= 0)
 		return;
+	/*
+	 * Most text is ASCII: put it as chtypes in one call, where
+	 * addnwstr() decodes, measures and places each character on its own.
+	 */
+	if (len <= ROW_CELLS && plain_ascii(s, len)) {
+		chtype line[ROW_CELLS], a = (chtype)getattrs(stdscr);
+		int c = (int)len < w ? (int)len : w;
+
+		for (int i = 0; i < c; i++)
+			line[i] = (chtype)(unsigned char)s[i] | a;
+		if (c < w)
+			mvhline(y, right ? x : x + c, ' ' | a, w - c);
+		if (c)
+			mvaddchnstr(y, right ? x + w - c : x, line, c);
+		return;
+	}
+	n = decode(s, in, 256);
 	for (size_t i = 0; i < n; i++) {
 		int cw = wcwidth(in[i]);
 
@@ -191,6 +217,15 @@ void view_put(int y, int x, int w, const char *s, int right)
 			' ' | (chtype)getattrs(stdscr), pad);
 	if (k)
 		mvaddnwstr(y, right ? x + pad : x, out, (int)k);
+}
+
+int view_edit_text(const struct ui *ui, char *text, size_t len)
+{
+	wchar_t tmp[sizeof(ui->edit) / sizeof(ui->edit[0]) + 1];
+
+	wmemcpy(tmp, ui->edit, ui->edit_len);
+	tmp[ui->edit_len] = L'\0';
+	return wcstombs(text, tmp, len) == (size_t)-1 ? -1 : 0;
 }
 
 void view_message(struct ui *ui, const char *fmt, ...)
@@ -413,7 +448,7 @@ static void layout(struct ui *ui, int cols)
 	int width[COL_NR], used = 2;	/* the mark column and a space */
 
 	for (int c = 0; c < COL_NR; c++) {
-		int t = view_width(_(columns[c].title));
+		int t = view_width(col_title((enum col)c));
 
 		width[c] = value_width((enum col)c);
 		if (t > width[c])
@@ -442,15 +477,6 @@ static void layout(struct ui *ui, int cols)
 		if (ui->col_shown[c])
 			used += width[c] + 1;
 	}
-}
-
-/* Whether @s is printable ASCII only: one byte, one cell. */
-static int plain_ascii(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < 0x20 || s[i] > 0x7e)
-			return 0;
-	return 1;
 }
 
 /* Column @c's text for @r as a C string in @t[COL_TEXT_MAX]; its length. */
@@ -566,7 +592,7 @@ static void draw_titles(struct ui *ui, int y)
 			attrset(pair(ui, CP_LABEL) | A_BOLD |
 				(ui->colors ? 0 : A_NORMAL));
 		view_put(y, ui->col_x[c], ui->col_w[c],
-			 _(columns[c].title), right);
+			 col_title((enum col)c), right);
 		attrset(title);
 	}
 	attrset(A_NORMAL);
@@ -700,7 +726,7 @@ static void draw_mode(struct ui *ui, const struct screen *s, int y)
 	attrset(A_NORMAL);
 	x = view_width(mode) + 3;
 	snprintf(sort, sizeof(sort), ui->sort_desc ? _("Sort: %s desc") :
-		 _("Sort: %s asc"), _(columns[ui->sort_col].title));
+		 _("Sort: %s asc"), col_title(ui->sort_col));
 	if (x < COLS)
 		view_put(y, x, COLS - x, sort, 0);
 	x += view_width(sort) + 2;
@@ -742,11 +768,7 @@ static void draw_footer(struct ui *ui, int y)
 				    _("Filter (PID,... or name): ");
 		int w;
 
-		wchar_t tmp[65];
-
-		wmemcpy(tmp, ui->edit, ui->edit_len);
-		tmp[ui->edit_len] = L'\0';
-		if (wcstombs(text, tmp, sizeof(text)) == (size_t)-1)
+		if (view_edit_text(ui, text, sizeof(text)))
 			text[0] = '\0';
 		attrset(pair(ui, CP_LABEL) | (ui->colors ? 0 : A_REVERSE));
 		w = view_width(label);
@@ -759,7 +781,10 @@ static void draw_footer(struct ui *ui, int y)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
-		const char *label = _(hints[i].label);
+		/* translated once, as the column titles */
+		static const char *labels[sizeof(hints) / sizeof(hints[0])];
+		const char *label = labels[i] ? labels[i] :
+				    (labels[i] = _(hints[i].label));
 		int kw = view_width(hints[i].key), lw = view_width(label);
 
 		if (x + kw + lw + 1 > COLS)
@@ -822,7 +847,7 @@ static int help_lines(const char *lines[][2], int n)
 		lines[k][1] = extra[i][1][0] ? _(extra[i][1]) : "";
 	}
 	for (int c = 0; c < COL_NR && k < n; c++, k++) {
-		lines[k][0] = _(columns[c].title);
+		lines[k][0] = col_title((enum col)c);
 		lines[k][1] = _(columns[c].help);
 	}
 	return k;
@@ -879,8 +904,8 @@ static void draw_sort_menu(struct ui *ui, int y0)
 	int w = 0, lines = LINES - y0 - 1, first = 0;
 
 	for (int c = 0; c < COL_NR; c++)
-		if (view_width(_(columns[c].title)) > w)
-			w = view_width(_(columns[c].title));
+		if (view_width(col_title((enum col)c)) > w)
+			w = view_width(col_title((enum col)c));
 	w += 2;
 	attrset(pair(ui, CP_TITLE) | (ui->colors ? 0 : A_REVERSE));
 	view_put(y0, 0, w, _("Sort by"), 0);
@@ -891,7 +916,7 @@ static void draw_sort_menu(struct ui *ui, int y0)
 		attrset(c == ui->sort_menu_sel ?
 			pair(ui, CP_SELECTED) | (ui->colors ? 0 : A_REVERSE) :
 			A_NORMAL);
-		view_put(y, 0, w, _(columns[c].title), 0);
+		view_put(y, 0, w, col_title((enum col)c), 0);
 		attrset(A_NORMAL);
 		mvaddch(y, w, '|');
 		line_changed(y);

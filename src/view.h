@@ -64,7 +64,6 @@ struct ui {
 	int detail_top;
 	wchar_t edit[64];		/* filter or time being typed */
 	size_t edit_len;
-	struct filter saved_filter;	/* restored by Esc */
 
 	char msg[200];			/* transient status line */
 	uint64_t msg_until_ns;		/* shown until then */
@@ -111,6 +110,8 @@ int view_help_scroll(struct ui *ui, int delta);
 int view_detail_open(struct ui *ui);
 /* Scroll the detail view by @delta lines. */
 void view_detail_scroll(struct ui *ui, int delta);
+/* The prompt line's text, multibyte; 0, or -1 if it has none. */
+int view_edit_text(const struct ui *ui, char *text, size_t len);
 void view_message(struct ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
