@@ -107,7 +107,7 @@ static void script_command(struct tui *t, char *line)
 		t->script_now += (uint64_t)t->ui.interval_ms * 1000000;
 		tui_sample(t);
 	} else if (sscanf(line, ":dump %511s", arg) == 1) {
-		tui_draw(t);
+		view_draw(&t->ui);
 		if (dump_screen(arg))
 			script_error(t, line);
 	} else if (sscanf(line, ":resize %d %d", &a, &b) == 2) {
@@ -182,7 +182,7 @@ void script_line(struct tui *t, char *line)
 			}
 		}
 		tui_key(t, is_key, ch);
-		tui_draw(t);
+		view_draw(&t->ui);
 	}
 }
 

@@ -57,27 +57,8 @@ static uint64_t tui_now(const struct tui *t)
 
 static void tui_refresh_view(struct tui *t)
 {
-	t->stale = 0;
 	if (view_select(&t->ui))
 		t->error = -ENOMEM;
-}
-
-/*
- * A sample changes the rows, but they are sorted only when a key or a
- * frame needs them: at short intervals most samples are not drawn.
- */
-static void tui_fresh(struct tui *t)
-{
-	if (t->stale)
-		tui_refresh_view(t);
-}
-
-void tui_draw(struct tui *t)
-{
-	tui_fresh(t);
-	if (!t->error)
-		view_draw(&t->ui);
-	t->undrawn_ns = 0;
 }
 
 /* Enter: a process's threads shown or hidden, or a thread's waits. */
@@ -241,7 +222,7 @@ int tui_sample(struct tui *t)
 	t->samples++;
 	if (t->count && t->samples >= t->count)
 		t->quit = 1;
-	t->stale = 1;
+	tui_refresh_view(t);
 	return 0;
 }
 
@@ -400,7 +381,6 @@ void tui_click(struct tui *t, int x, int y)
 
 	if (t->ui.overlay != OVERLAY_NONE || t->ui.too_small)
 		return;
-	tui_fresh(t);
 	c = view_column_at(&t->ui, y, x);
 	if (c >= 0) {
 		/* htop: a click on the sorted column inverts it */
@@ -514,7 +494,6 @@ void tui_key(struct tui *t, int is_key, wint_t ch)
 {
 	struct ui *ui = &t->ui;
 
-	tui_fresh(t);
 	if (is_key && ch == KEY_RESIZE)
 		return;		/* ncurses has LINES and COLS already */
 	/* Enter, whether the keypad or the terminal's CR (nonl()) */
@@ -751,9 +730,6 @@ static int terminal_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
 }
 
-/* Samples closer than this are not all drawn: 20 frames a second. */
-#define DRAW_MIN_NS 50000000ull
-
 /* How long a sample lasts on the screen. */
 static uint64_t period_ns(const struct tui *t)
 {
@@ -826,7 +802,7 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
 	tui_sample(&t);
 	t.next_ns = tui_now(&t) + period_ns(&t);
 	if (!t.error)
-		tui_draw(&t);
+		view_draw(&t.ui);
 
 	while (!t.quit && !tui_signal && !t.error) {
 		uint64_t now;
@@ -859,20 +835,13 @@ int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
 		if (now >= t.next_ns) {
 			if (!t.rp || t.playing)
 				tui_sample(&t);
-			t.undrawn_ns += period_ns(&t);
 			t.next_ns += period_ns(&t);
 			/* fell behind (suspended, slow terminal): re-phase */
 			if (t.next_ns <= now)
 				t.next_ns = now + period_ns(&t);
 		}
-		/*
-		 * A key is answered at once; samples are drawn at most
-		 * DRAW_MIN_NS apart.  Putting the changed cells on the
-		 * terminal was most of a frame's cost at 1,000 threads, and
-		 * no terminal shows 100 frames a second.
-		 */
-		if (r != ERR || t.undrawn_ns >= DRAW_MIN_NS)
-			tui_draw(&t);
+		if (!t.error)
+			view_draw(&t.ui);
 	}
 
 	tui_restore_terminal();

@@ -34,8 +34,6 @@ struct tui {
 	long count;
 	long samples;
 	uint64_t next_ns;		/* deadline of the next sample */
-	int stale;			/* ui.idx predates the last sample */
-	uint64_t undrawn_ns;		/* sample periods since the last draw */
 	int quit;
 	int error;			/* negative errno that ended the loop */
 	/* script mode */
@@ -68,8 +66,6 @@ void tui_restore_terminal(void);
 int tui_sample(struct tui *t);
 void tui_key(struct tui *t, int is_key, wint_t ch);
 void tui_click(struct tui *t, int x, int y);
-/* Draw the screen, its rows selected and sorted anew after a sample. */
-void tui_draw(struct tui *t);
 
 /* script.c: CSFTOP_SCRIPT's terminal, and one line of the script */
 int script_open(struct tui *t, const char *path);
