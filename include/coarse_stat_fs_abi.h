@@ -334,7 +334,8 @@ struct csf_thread_page {
 				 * execve() from another thread */
 	__u32 tgid;
 	__u64 registered_at;	/* ticks: sum(time) + open = now - this */
-	char comm[16];		/* task name, refreshed at each switch-out */
+	char comm[16];		/* task name, refreshed at each switch-out
+				 * and at exec */
 	__u64 reserved[8];
 
 	/* ABI 1.1 */

@@ -80,7 +80,7 @@ void csf_thread_wakeup(struct task_struct *p);
 void csf_thread_migrate(struct task_struct *p);
 void csf_thread_fork(struct task_struct *parent, struct task_struct *child);
 void csf_thread_exit(struct task_struct *p);
-void csf_thread_exec(struct task_struct *p);
+void csf_thread_exec(struct task_struct *p, bool new_tid);
 void csf_thread_free(struct task_struct *p);
 void csf_threads_release_all(void);
 

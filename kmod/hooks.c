@@ -99,15 +99,16 @@ static void csf_probe_exit(void *data, struct task_struct *p)
 }
 
 /*
- * Only an exec from a thread other than the leader changes the tid
- * (de_thread()); old_pid is the tid it had.  From exec_binprm(), process
- * context, preemptible since 7.0.
+ * The new name at once (a switch-out would give it later); only an exec
+ * from a thread other than the leader changes the tid (de_thread()):
+ * old_pid is the tid it had.  From exec_binprm(), process context,
+ * preemptible since 7.0.
  */
 static void csf_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
-	if (old_pid != task_pid_nr(p) && csf_threads_any())
-		csf_thread_exec(p);
+	if (csf_threads_any())
+		csf_thread_exec(p, old_pid != task_pid_nr(p));
 }
 
 /* From an RCU callback (delayed_put_task_struct()), IRQs on. */

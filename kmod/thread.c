@@ -43,6 +43,7 @@
  */
 #include <linux/cred.h>
 #include <linux/hashtable.h>
+#include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
@@ -650,6 +651,13 @@ static u32 csf_task_state(struct task_struct *p)
 }
 
 /*
+ * One attach request at a time: only a request gives an entry that exists
+ * already a tree (a fork gives one to a new entry), so two requests could
+ * otherwise both root a tree in the same page.  Process context, rare.
+ */
+static DEFINE_MUTEX(csf_attach_mutex);
+
+/*
  * With @inherit, the tree of an attach request: the one its first
  * registered task is in already, or a new one rooted there.  Under
  * csf_threads_lock, so the entry found and its tree stay; @fresh is the
@@ -860,8 +868,11 @@ int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit)
 		return n;
 	for (i = 0; i < n && !err; i++)
 		err = csf_may_attach(file, tasks[i]);
-	if (!err)
+	if (!err) {
+		mutex_lock(&csf_attach_mutex);
 		err = csf_thread_attach_tasks(tasks, n, inherit);
+		mutex_unlock(&csf_attach_mutex);
+	}
 	for (i = 0; i < n; i++)
 		put_task_struct(tasks[i]);
 	kvfree(tasks);
@@ -1121,14 +1132,15 @@ static void csf_page_rename(struct csf_thread *t, struct task_struct *p)
 }
 
 /*
- * sched_process_exec of a thread that was not its group's leader:
- * de_thread() gave it the leader's tid.  The registry is keyed by task, so
- * the entry stays; the page and the threads/ listing take the new tid.
- * A monitor's list of threads/ changed: it is told as for an exit.
+ * sched_process_exec: the page takes the new name.  A thread that was not
+ * its group's leader also has a new tid, the leader's, which de_thread()
+ * gave it (@new_tid).  The registry is keyed by task, so the entry stays;
+ * the page and the threads/ listing take the new tid, and a monitor's
+ * list of threads/ changed: it is told as for an exit.
  */
-void csf_thread_exec(struct task_struct *p)
+void csf_thread_exec(struct task_struct *p, bool new_tid)
 {
-	if (csf_thread_update(p, csf_page_rename))
+	if (csf_thread_update(p, csf_page_rename) && new_tid)
 		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
 }
 

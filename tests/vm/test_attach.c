@@ -506,10 +506,10 @@ START_TEST(exec_keeps_registration)
 	ck_assert_str_eq(a.comm, "csf-target");
 	r = target_do(&t, 'X', NULL);
 	ck_assert_int_eq(r.val, t.pid);
-	/*
-	 * A page takes a leader's new name at its next switch out: wait
-	 * until the new image sleeps on its command pipe.
-	 */
+	/* The new name from the exec on, before any switch out gives it. */
+	ck_assert_int_eq(csf_thread_read(m, &b), 0);
+	ck_assert_str_eq(b.comm, "test_attach");
+	/* Then the new image sleeps on its command pipe. */
 	for (int i = 0; i < 500; i++) {
 		ck_assert_int_eq(csf_thread_read(m, &b), 0);
 		if (b.state == CSF_STATE_SLEEPING)
