@@ -17,17 +17,12 @@
 #include <unistd.h>
 
 #include "coarse_stat_fs.h"
+#include "cli.h"
 #include "i18n.h"
 #include "spawn.h"
 
 #define PROGRAM "csf-run"
 #define EXIT_OWN 125	/* csf-run's own failure, as env(1) and timeout(1) */
-
-static void try_help(void)
-{
-	fprintf(stderr, _("Try '%s --help' for more information.\n"),
-		PROGRAM);
-}
 
 static void print_help(void)
 {
@@ -42,16 +37,6 @@ static void print_help(void)
 	puts(_("\nExit status: COMMAND's, or 128+N when signal N killed it; 125 when\n"
 	       "csf-run fails (no module, not permitted, a usage error), 126 when COMMAND\n"
 	       "cannot be executed, 127 when it is not found."));
-}
-
-static void print_version(void)
-{
-	printf("%s (%s) %s\n", PROGRAM, PACKAGE_NAME, PACKAGE_VERSION);
-	puts(_("License GPLv2+: GNU GPL version 2 or later "
-	       "<https://gnu.org/licenses/gpl.html>.\n"
-	       "This is free software: you are free to change and "
-	       "redistribute it.\nThere is NO WARRANTY, to the extent "
-	       "permitted by law."));
 }
 
 /* Control bytes escaped; other bytes as they are (argv is the user's). */
@@ -136,16 +121,16 @@ int main(int argc, char **argv)
 			print_help();
 			return 0;
 		case 'V':
-			print_version();
+			cli_version(PROGRAM);
 			return 0;
 		default:
-			try_help();
+			cli_try_help(PROGRAM);
 			return EXIT_OWN;
 		}
 	}
 	if (optind == argc) {
 		fprintf(stderr, _("%s: no command given\n"), PROGRAM);
-		try_help();
+		cli_try_help(PROGRAM);
 		return EXIT_OWN;
 	}
 	/* opened first: a summary with nowhere to go is found out early */

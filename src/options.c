@@ -13,14 +13,9 @@
 #include <string.h>
 
 #include "columns.h"
+#include "cli.h"
 #include "i18n.h"
 #include "options.h"
-
-static void try_help(void)
-{
-	fprintf(stderr, _("Try '%s --help' for more information.\n"),
-		PROGRAM);
-}
 
 static void print_help(void)
 {
@@ -75,16 +70,6 @@ static void print_help(void)
 	puts(_("Exit status: 0 on success, 1 on a runtime error (no module, no "
 	       "terminal),\n2 on a usage error; with a COMMAND, once it has "
 	       "exited, its own."));
-}
-
-static void print_version(void)
-{
-	printf("%s (%s) %s\n", PROGRAM, PACKAGE_NAME, PACKAGE_VERSION);
-	puts(_("License GPLv2+: GNU GPL version 2 or later "
-	       "<https://gnu.org/licenses/gpl.html>.\n"
-	       "This is free software: you are free to change and "
-	       "redistribute it.\nThere is NO WARRANTY, to the extent "
-	       "permitted by law."));
 }
 
 static int parse_uint(const char *s, unsigned long min, unsigned long max,
@@ -199,7 +184,7 @@ int parse_options(int argc, char **argv, struct options *o)
 			if (parse_sort(optarg, o)) {
 				fprintf(stderr, _("%s: unknown sort column "
 						  "'%s'\n"), PROGRAM, optarg);
-				try_help();
+				cli_try_help(PROGRAM);
 				return EXIT_USAGE;
 			}
 			break;
@@ -218,13 +203,13 @@ int parse_options(int argc, char **argv, struct options *o)
 			print_help();
 			return EXIT_SUCCESS;
 		case 'V':
-			print_version();
+			cli_version(PROGRAM);
 			return EXIT_SUCCESS;
 		case ':':
 			fprintf(stderr, _("%s: option '%s' requires an "
 					  "argument\n"), PROGRAM,
 				argv[optind - 1]);
-			try_help();
+			cli_try_help(PROGRAM);
 			return EXIT_USAGE;
 		default:
 			if (optopt)
@@ -234,7 +219,7 @@ int parse_options(int argc, char **argv, struct options *o)
 				fprintf(stderr, _("%s: unrecognized option "
 						  "'%s'\n"), PROGRAM,
 					argv[optind - 1]);
-			try_help();
+			cli_try_help(PROGRAM);
 			return EXIT_USAGE;
 		}
 	}
@@ -244,23 +229,23 @@ int parse_options(int argc, char **argv, struct options *o)
 	} else if (optind < argc) {
 		fprintf(stderr, _("%s: extra operand '%s' (a command to run "
 				  "goes after --)\n"), PROGRAM, argv[optind]);
-		try_help();
+		cli_try_help(PROGRAM);
 		return EXIT_USAGE;
 	}
 	if (o->command && (o->archive || o->filter.npids)) {
 		fprintf(stderr, _("%s: a command runs alone: not with -a or "
 				  "-p\n"), PROGRAM);
-		try_help();
+		cli_try_help(PROGRAM);
 		return EXIT_USAGE;
 	}
 	if ((o->start || o->finish) && !o->archive) {
 		fprintf(stderr, _("%s: -S and -T need -a\n"), PROGRAM);
-		try_help();
+		cli_try_help(PROGRAM);
 		return EXIT_USAGE;
 	}
 	if (o->format != BATCH_TEXT && !o->batch) {
 		fprintf(stderr, _("%s: -o needs -b\n"), PROGRAM);
-		try_help();
+		cli_try_help(PROGRAM);
 		return EXIT_USAGE;
 	}
 	return -1;
