@@ -37,7 +37,10 @@ export CSF_VM_KERNEL
 # A small cap, so that test_thread_exit can fill it: 256 registrations.
 export CSF_STAT_PERIOD_MS=10 CSF_MAX_THREADS=256
 # libcheck: name every test on the console; TCG is slow, so no 4 s limit.
+# The lockdep/KASAN kernel is slower still: test_attach's 5,000 forks
+# took over 300 s there (2026-12-02, another guest beside it).
 export CK_VERBOSITY=verbose CK_DEFAULT_TIMEOUT=300
+[ "$CSF_VM_KERNEL" = debug ] && export CK_TIMEOUT_MULTIPLIER=3
 
 say() { echo "csf-vm: $*"; }
 
