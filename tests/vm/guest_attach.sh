@@ -80,9 +80,11 @@ check "sleep 100 never runs once attached (run $(field "$sleeper" run)%, total $
 check "sleep 100 sleeps the whole interval (sleep $(field "$sleeper" sleep)%)" \
 	ge "$(field "$sleeper" sleep)" 99
 if [ -n "$pinned_a" ]; then
+	# How much each one ran is not theirs to decide: in one CI run (a
+	# debug kernel's guest beside this one on the host) one showed 0.00%
+	# and its partner 8.14%, the CPU busy with something else.  Waiting
+	# and never leaving the run queue hold whatever else runs.
 	for p in $pinned_a $pinned_b; do
-		check "yes $p pinned with another: runs >= 25% (run $(field "$p" run)%)" \
-			ge "$(field "$p" run)" 25
 		check "yes $p pinned with another: waits >= 25% (runnable $(field "$p" runnable)%)" \
 			ge "$(field "$p" runnable)" 25
 		check "yes $p pinned with another: never off the run queue (run + runnable $(sum "$(field "$p" run)" "$(field "$p" runnable)")%)" \
