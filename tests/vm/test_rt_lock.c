@@ -87,13 +87,13 @@
  * hammered_siglock_keeps_counts: three threads (two on CPU 0, one on
  * CPU 1) flip their signal mask for a second.  Whether a holder is
  * preempted inside siglock there is luck, so only invariants are checked:
- * the page's switch counts move exactly as /proc's, time adds up, a
+ * the page's switch counts move exactly as the kernel's, time adds up, a
  * thread that never sleeps is never sleeping, and its only voluntary
  * switches are blocked ones (RT) or there are none (elsewhere).
  *
- * Counts against /proc: a thread's kernel counter minus its page counter
+ * Counts against the kernel's: a thread's kernel counter minus its page counter
  * is constant while the module misses nothing.  It is sampled between two
- * snapshots with equal counts (no switch happened during the /proc read)
+ * snapshots with equal counts (no switch happened during getrusage())
  * at the start and at the end of each stretch, and must not change.
  */
 #define _GNU_SOURCE
@@ -107,6 +107,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -139,38 +140,27 @@ static int kernel_is_rt(void)
 	return c == '1';
 }
 
-/* voluntary_ctxt_switches and nonvoluntary_ctxt_switches of the caller,
- * read with plain system calls (no stdio: no malloc, no mmap). */
-static int proc_switches(long long *vol, long long *invol)
+/*
+ * The caller's p->nvcsw and p->nivcsw, which /proc/thread-self/status
+ * prints too: getrusage(RUSAGE_THREAD) copies them without a lock
+ * (accumulate_thread_rusage(), kernel/sys.c) and, unlike a /proc read,
+ * fits between two switches of a spinner sharing the CPU on the debug
+ * kernel, where mark_now() needs a read no switch interrupted.
+ */
+static int kernel_switches(long long *vol, long long *invol)
 {
-	static const char kv[] = "\nvoluntary_ctxt_switches:";
-	static const char ki[] = "\nnonvoluntary_ctxt_switches:";
-	char buf[4096], *p;
-	ssize_t n, len = 0;
-	int fd;
+	struct rusage ru;
 
-	fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (getrusage(RUSAGE_THREAD, &ru))
 		return -errno;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	p = strstr(buf, kv);
-	if (!p)
-		return -EPROTO;
-	*vol = strtoll(p + sizeof(kv) - 1, NULL, 10);
-	p = strstr(buf, ki);
-	if (!p)
-		return -EPROTO;
-	*invol = strtoll(p + sizeof(ki) - 1, NULL, 10);
+	*vol = ru.ru_nvcsw;
+	*invol = ru.ru_nivcsw;
 	return 0;
 }
 
 /*
- * A snapshot *s and the offsets /proc - page of both switch counts, taken
- * where no switch happened during the /proc read.
+ * A snapshot *s and the offsets kernel - page of both switch counts, taken
+ * where no switch happened during the read.
  */
 struct mark {
 	struct csf_snap s;
@@ -180,13 +170,13 @@ struct mark {
 static int mark_now(struct mark *m)
 {
 	struct csf_snap before;
-	long long v, i;
+	long long v = 0, i = 0;
 	int tries, err;
 
 	for (tries = 0; tries < 1000; tries++) {
 		if ((err = csf_thread_snap(&before)))
 			return err;
-		if ((err = proc_switches(&v, &i)))
+		if ((err = kernel_switches(&v, &i)))
 			return err;
 		if ((err = csf_thread_snap(&m->s)))
 			return err;
@@ -240,17 +230,17 @@ static void side_check(const struct side *sd, struct csf_delta *d)
 	ki = sd->b.invol_off + (long long)sd->b.s.nivcsw -
 	     (sd->a.invol_off + (long long)sd->a.s.nivcsw);
 	vm_note("%s: %s", sd->name, line);
-	vm_note("%s: page %llu vol %llu invol, /proc %lld vol %lld invol, %llu wakeups",
+	vm_note("%s: page %llu vol %llu invol, kernel %lld vol %lld invol, %llu wakeups",
 		sd->name, (unsigned long long)d->nvcsw,
 		(unsigned long long)d->nivcsw, kv, ki,
 		(unsigned long long)d->wakeups);
 
 	/* The page's counts move exactly as the kernel's own. */
 	ck_assert_msg(sd->a.vol_off == sd->b.vol_off,
-		      "%s: voluntary switches: page %llu, /proc %lld",
+		      "%s: voluntary switches: page %llu, kernel %lld",
 		      sd->name, (unsigned long long)d->nvcsw, kv);
 	ck_assert_msg(sd->a.invol_off == sd->b.invol_off,
-		      "%s: involuntary switches: page %llu, /proc %lld",
+		      "%s: involuntary switches: page %llu, kernel %lld",
 		      sd->name, (unsigned long long)d->nivcsw, ki);
 	/* Totals add up to the wall time (five tick-to-ns roundings). */
 	sum = d->run_ns + d->runnable_ns + d->sleep_ns + d->iowait_ns +
