@@ -342,9 +342,9 @@ run_kernel() {
 	eval "$facts"
 	rel="$name ($release)"
 	# The lockdep/KASAN kernel is there for locking and memory errors,
-	# which the clock mode does not change, and one mode of it took over
-	# 1,100 s on 2026-12-02 (the whole suite had taken 615 s the day
-	# before): one mode, the first, and twice the time.
+	# which the clock mode does not change, and it is several times
+	# slower than the others (figures: commit d996d4a): one mode, the
+	# first, and twice the time.
 	local modes=$modes timeout_s=$timeout_s
 	if [ "$name" = debug ] && [ $run = test ]; then
 		modes=${modes%% *}
