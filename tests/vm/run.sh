@@ -333,7 +333,7 @@ summary=()
 # ---- one kernel --------------------------------------------------------------
 kfail() { say "$rel: FAIL: $*"; summary+=("$rel: FAIL ($*)"); }
 run_kernel() {
-	local rel=$1 name= release= vmlinuz= moddir= kdir= append= facts
+	local rel=$1 name= release= vmlinuz= moddir= kdir= slow= append= facts
 	# A kernel missing from the cache fails the run: the matrix is the point.
 	if ! facts=$("$kernels_cmd" info "$1" 2>&1); then
 		kfail "$facts"
@@ -341,15 +341,9 @@ run_kernel() {
 	fi
 	eval "$facts"
 	rel="$name ($release)"
-	# The lockdep/KASAN kernel is there for locking and memory errors,
-	# which the clock mode does not change, and it is several times
-	# slower than the others (figures: commit d996d4a): one mode, the
-	# first, and twice the time.
-	local modes=$modes timeout_s=$timeout_s
-	if [ "$name" = debug ] && [ $run = test ]; then
-		modes=${modes%% *}
-		timeout_s=$((timeout_s * 2))
-	fi
+	# a slow kernel (kernels.tab) runs one mode, with more time
+	local modes=$modes timeout_s=$((timeout_s * slow))
+	[ "$slow" -gt 1 ] && [ $run = test ] && modes=${modes%% *}
 	local out=$builddir/tests/vm/out/$name
 	local stage=$out/initramfs
 	local log=$out/console.log
@@ -429,7 +423,7 @@ run_kernel() {
 	ship_terminfo "$stage" $terms
 	{
 		echo "CSF_VM_RUN=$run"
-		echo "CSF_VM_KERNEL='$name'"
+		echo "CSF_VM_SLOW=$slow"
 		echo "CSF_VM_MODES='$modes'"
 		echo "CSF_VM_TESTS='$tests'"
 		echo "CSF_VM_SCRIPTS='$scripts'"
