@@ -35,9 +35,10 @@ export CSF_ROOT=$ROOT CSF_KO=$KO CSF_VM_DISK=/dev/vda
 # A small cap, so that test_thread_exit can fill it: 256 registrations.
 export CSF_STAT_PERIOD_MS=10 CSF_MAX_THREADS=256
 # libcheck: name every test on the console; TCG is slow, so no 4 s limit,
-# and a kernel slower than that (kernels.tab) gets its factor more.
+# and a kernel slower than that (kernels.tab) gets its factor more, and
+# tells the programs (vm_slow()) to shorten their long loops.
 export CK_VERBOSITY=verbose CK_DEFAULT_TIMEOUT=300
-export CK_TIMEOUT_MULTIPLIER=$CSF_VM_SLOW
+export CK_TIMEOUT_MULTIPLIER=$CSF_VM_SLOW CSF_VM_SLOW
 
 say() { echo "csf-vm: $*"; }
 

@@ -70,6 +70,13 @@ bool vm_once_per_boot(void)
 	       (!strncmp(modes, clock, n) && (modes[n] == ' ' || !modes[n]));
 }
 
+long vm_slow(void)
+{
+	long slow = vm_env_long("CSF_VM_SLOW", 1);
+
+	return slow > 1 ? slow : 1;
+}
+
 uint32_t vm_expected_clock(void)
 {
 	const char *c = vm_env("CSF_CLOCK", "auto");

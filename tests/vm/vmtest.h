@@ -69,6 +69,12 @@ uint32_t vm_expected_clock(void);
  */
 bool vm_once_per_boot(void);
 
+/*
+ * kernels.tab's slow factor of the kernel under test (CSF_VM_SLOW, 1 for
+ * most): a kernel with checkers runs the long loops that many times fewer.
+ */
+long vm_slow(void);
+
 /* Map the cpu file read-only; aborts the test (ck_abort) on failure. */
 void vm_cpu_map(struct vm_cpu_page *p);
 void vm_cpu_unmap(struct vm_cpu_page *p);
