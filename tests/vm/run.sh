@@ -583,11 +583,12 @@ run_kernel() {
 		for pr in "${problems[@]}"; do say "$rel: FAIL: $pr"; done
 		say "$rel: $pass passed, $fail failed, boot+tests ${secs}s"
 		summary+=("$rel: FAIL ($pass passed, $fail failed, ${secs}s)")
-		# the failed checks again in the summary, which ends the output
-		# (a CI report often shows only its tail)
+		# the failed checks and the run's problems again in the summary,
+		# which ends the output (a CI report often shows only its tail)
 		local f
 		while IFS= read -r f; do summary+=("  $f"); done < <(
-			grep -E '^csf-vm: \[[^]]+\] (.*:[FE]:|FAIL: |EXIT [1-9])' "$c" | head -n 20)
+			{ grep -E '^csf-vm: \[[^]]+\] (.*:[FE]:|FAIL: )' "$c"
+			  printf '%s\n' "${problems[@]}"; } | head -n 20)
 		return 1
 	fi
 	local boot
