@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/vm/guest_attach.sh - csftop -p attaching to programs that know
-# nothing of coarse_stat_fs, busybox's: a spinning yes, sleep 100, a dd
+# nothing of coarse_stat_fs, busybox's: a spinning yes, sleep 3600, a dd
 # reading the virtio disk with O_DIRECT, and two yes pinned to one CPU.
 # Each must show the state it is in, and the last interval's shares must
 # be what that state makes them, within the tolerances of
@@ -26,7 +26,7 @@ if [ -f "$here/lib.sh" ]; then . "$here/lib.sh"; else . "$here/../lib.sh"; fi
 
 yes > /dev/null &
 spin=$!
-sleep 100 &
+sleep 3600 &
 sleeper=$!
 pinned_a="" pinned_b=""
 if [ "$(nproc)" -ge 2 ]; then
@@ -73,11 +73,11 @@ check "yes runs or waits for a CPU (state $(field "$spin" state), run $(field "$
 	ge "$(sum "$(field "$spin" run)" "$(field "$spin" runnable)")" 90
 check "yes never sleeps (sleep total $(field "$spin" sleep_total) ns)" \
 	test "$(field "$spin" sleep_total)" = 0
-check "sleep 100 is sleeping (state $(field "$sleeper" state))" \
+check "sleep 3600 is sleeping (state $(field "$sleeper" state))" \
 	test "$(field "$sleeper" state)" = sleeping
-check "sleep 100 never runs once attached (run $(field "$sleeper" run)%, total $(field "$sleeper" run_total) ns)" \
+check "sleep 3600 never runs once attached (run $(field "$sleeper" run)%, total $(field "$sleeper" run_total) ns)" \
 	test "$(field "$sleeper" run_total)" = 0
-check "sleep 100 sleeps the whole interval (sleep $(field "$sleeper" sleep)%)" \
+check "sleep 3600 sleeps the whole interval (sleep $(field "$sleeper" sleep)%)" \
 	ge "$(field "$sleeper" sleep)" 99
 if [ -n "$pinned_a" ]; then
 	# How much each one ran is not theirs to decide: in one CI run (a
@@ -113,7 +113,7 @@ if [ -n "$reader" ]; then
 fi
 
 # --- what cannot be attached is named; the rest go on --------------------
-sleep 100 &
+sleep 3600 &
 mine=$!
 gone=$(sh -c 'echo $$')
 "$CSFTOP" -b -n 1 -o csv -p "$gone,$mine" > "$T/b.csv" 2> "$T/b.err"
