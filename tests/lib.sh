@@ -21,6 +21,8 @@
 #                      runs CMD... (its output discarded) every 0.1 s until
 #                      it succeeds, TENTHS times at most; status 1 if it
 #                      never did
+#   uptime_cs          /proc/uptime in centiseconds
+#   since_cs T0        the seconds since T0 (an uptime_cs), as "12.3s"
 #
 # Settings, assigned after sourcing:
 #   ck_ok=ok    the word of a passed check (tests/tui/run.sh: PASS)
@@ -79,4 +81,13 @@ summary() {
 	ck_report
 	[ "$ck_f" = 0 ]
 	exit
+}
+
+uptime_cs() {
+	awk '{ printf "%d\n", $1 * 100 }' /proc/uptime
+}
+
+since_cs() {
+	sc_t=$(uptime_cs)
+	echo "$(((sc_t - $1) / 100)).$(((sc_t - $1) % 100 / 10))s"
 }

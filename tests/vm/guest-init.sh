@@ -73,17 +73,11 @@ run_prog() {
 	} | while IFS= read -r line; do
 		case $line in
 		__csf_rc=*)
-			t1=$(uptime_cs)
-			say "[$tag] EXIT ${line#__csf_rc=} after $(((t1 - t0) / 100)).$(((t1 - t0) % 100 / 10))s"
+			say "[$tag] EXIT ${line#__csf_rc=} after $(since_cs "$t0")"
 			;;
 		*) say "[$tag] $line" ;;
 		esac
 	done
-}
-
-# /proc/uptime in centiseconds.
-uptime_cs() {
-	awk '{ printf "%d\n", $1 * 100 }' /proc/uptime
 }
 
 mounted() { grep -q " $ROOT coarse_stat_fs " /proc/mounts; }

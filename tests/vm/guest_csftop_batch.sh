@@ -36,9 +36,7 @@ io=
 
 # On the debug kernel this script took from 58 s to 553 s, so its slow
 # steps say how long they took.
-up() { cut -d' ' -f1 /proc/uptime; }
-since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.1f s", b - a }'; }
-t0=$(up)
+t0=$(uptime_cs)
 
 # It runs until killed at the end, not for a fixed time: on a loaded host
 # this script once took 63 s, and a 60 s demo had gone by the JSON samples.
@@ -47,15 +45,15 @@ t0=$(up)
 "$CSF_DEMO" --seconds 3600 $io > "$T/demo.out" 2>&1 &
 demo=$!
 wait_for 100 grep -q "registered" "$T/demo.out"
-echo "  note: csf-demo registered after $(since "$t0")"
+echo "  note: csf-demo registered after $(since_cs "$t0")"
 check "csf-demo registered its threads" grep -q "registered (0 failed)" "$T/demo.out"
 sleep 1		# let the workload build up a pattern
 
 # --- the command of the issue: three text samples, 50 ms apart ---------
-t0=$(up)
+t0=$(uptime_cs)
 "$CSFTOP" -b -n 3 -d 50 > "$T/b.txt" 2> "$T/b.err"
 check "csftop -b -n 3 -d 50 exits 0" test $? = 0
-echo "  note: csftop -b -n 3 -d 50 took $(since "$t0")"
+echo "  note: csftop -b -n 3 -d 50 took $(since_cs "$t0")"
 check "three samples" test "$(grep -c '^csftop .* sample [123] ' "$T/b.txt")" = 3
 for c in spin sleep iowait contend-a contend-b mutex-a mutex-b; do
 	check "thread $c is listed in every sample" \
@@ -105,7 +103,7 @@ if [ "$(grep -c '"cpus":\[{"cpu":0,.*"threads":\[{' "$T/b.json")" != 2 ]; then
 fi
 
 # --- registration and exit seen within a refresh -------------------------
-t0=$(up)
+t0=$(uptime_cs)
 # csftop runs until the second demo has come and gone and one more second
 # (exited rows linger 2 s); a fixed -n could end before a slow start under
 # emulation.  Batch mode writes each frame whole, so SIGTERM loses nothing.
@@ -115,17 +113,17 @@ top=$!
 # are in that frame and not new (a fixed 0.5 s was not always enough).
 # A frame is written whole, so any row of sample 1 means it is done.
 wait_for 300 grep -q '^1,' "$T/life.csv"
-echo "  note: csftop's first frame after $(since "$t0")"
-t0=$(up)
+echo "  note: csftop's first frame after $(since_cs "$t0")"
+t0=$(uptime_cs)
 "$CSF_DEMO" --seconds 1 > "$T/demo2.out" 2>&1 &
 demo2=$!
 wait $demo2
-echo "  note: a demo of 1 s ran for $(since "$t0")"
+echo "  note: a demo of 1 s ran for $(since_cs "$t0")"
 sleep 1
-t0=$(up)
+t0=$(uptime_cs)
 kill -TERM $top
 wait $top
-echo "  note: csftop ended $(since "$t0") after its SIGTERM ($(wc -l < "$T/life.csv") CSV lines)"
+echo "  note: csftop ended $(since_cs "$t0") after its SIGTERM ($(wc -l < "$T/life.csv") CSV lines)"
 check "a second demo's threads appear (marked new)" \
 	awk -F, -v p="$demo2" '$5 == p && $4 == "new" { f = 1 } END { exit !f }' "$T/life.csv"
 check "and stay visible marked exited after they exit" \
