@@ -252,6 +252,64 @@ static char *text_cell(char *p, const struct row *r, const struct column *col)
 	return p;
 }
 
+/*
+ * A cell through the memo: a thread that did not run since the last frame
+ * prints the same ids, totals, counts and zero shares there.  Kept by line
+ * of the table, which is read in order, and keyed by the exact value and
+ * nothing else, which is all such a column's text depends on: a thread
+ * that moved to another line (a new sort order, threads came or went, -P)
+ * finds another value there and is formatted again, never wrong.
+ */
+static char *memo_cell(char *p, const struct row *r, const struct column *col,
+		       struct cell_memo *m)
+{
+	struct ratio v = { 0, 0 };
+	char *end;
+
+	if (col->uint) {
+		v.num = col->uint(r);
+	} else {
+		v = col->ratio(r);
+		/* nothing over any interval: one value, 0 */
+		if (!v.num || !v.den)
+			v.num = v.den = 0;
+	}
+	if (m->len && m->value.num == v.num && m->value.den == v.den) {
+		memcpy(p, m->text, sizeof(m->text));
+		return p + m->len;
+	}
+	end = text_cell(p, r, col);
+	m->value = v;
+	m->len = end - p < (ptrdiff_t)sizeof(m->text) ? (uint8_t)(end - p) : 0;
+	memcpy(m->text, p, sizeof(m->text));
+	return end;
+}
+
+/* Room for a memo per line of @s's table: 0, or -ENOMEM. */
+static int memo_reserve(struct batch_buf *b, const struct screen *s)
+{
+	struct cell_memo *memo;
+
+	if (!b->memo_cols) {
+		for (int c = 0; c < COL_NR; c++) {
+			const struct column *col = &columns[c];
+
+			b->memo_slot[c] = col->batch_width && col_by_value(col) ?
+					  (signed char)b->memo_cols++ : -1;
+		}
+	}
+	if (b->memo_lines >= s->nrows)
+		return 0;
+	memo = realloc(b->memo, s->nrows * b->memo_cols * sizeof(*memo));
+	if (!memo)
+		return -ENOMEM;
+	memset(memo + b->memo_lines * b->memo_cols, 0,
+	       (s->nrows - b->memo_lines) * b->memo_cols * sizeof(*memo));
+	b->memo = memo;
+	b->memo_lines = s->nrows;
+	return 0;
+}
+
 /* --- strings -------------------------------------------------------- */
 
 /* A JSON string: a thread name is arbitrary bytes; keep output valid. */
@@ -595,16 +653,25 @@ static void print_text(struct batch_buf *b, const struct screen *s,
 		ob_puts(b, _("No registered threads."));
 		ob_putc(b, '\n');
 	}
+	if (memo_reserve(b, s)) {
+		b->oom = 1;
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &s->rows[idx[i]];
+		struct cell_memo *m = &b->memo[i * b->memo_cols];
 		char *p = ob_room(b, ROW_ROOM);
 
 		if (!p)
 			return;
 		*p++ = mark_of(s, r)->ch;
-		for (int c = 0; c < COL_NR; c++)
-			if (columns[c].batch_width)
+		for (int c = 0; c < COL_NR; c++) {
+			if (b->memo_slot[c] >= 0)
+				p = memo_cell(p, r, &columns[c],
+					      &m[b->memo_slot[c]]);
+			else if (columns[c].batch_width)
 				p = text_cell(p, r, &columns[c]);
+		}
 		*p++ = '\n';
 		b->len = (size_t)(p - b->text);
 	}
@@ -652,5 +719,6 @@ void batch_buf_free(struct batch_buf *b)
 	free(b->titles);
 	free(b->cpu_titles);
 	model_processes_free(&b->procs);
+	free(b->memo);
 	memset(b, 0, sizeof(*b));
 }

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "fmt.h"
 #include "model.h"
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
@@ -20,6 +21,17 @@ struct batch_opts {
 	const char *clock_name;		/* untranslated, for CSV/JSON */
 	const char *clock_label;	/* translated, for text */
 	uint64_t time_ns;		/* wall clock of the sample */
+};
+
+/*
+ * A -b text cell, as the previous frame printed it on this line of the
+ * table, of a column that renders from its value alone (col_by_value()),
+ * with that value: see memo_cell() in batch.c.
+ */
+struct cell_memo {
+	struct ratio value;		/* an integer's is { v, 0 } */
+	uint8_t len;			/* 0: none */
+	char text[15];
 };
 
 /*
@@ -38,6 +50,10 @@ struct batch_buf {
 	char *titles;			/* the thread table's title line */
 	char *cpu_titles;		/* the CPU table's */
 	struct proc_screen procs;	/* with -P: the rows per process */
+	struct cell_memo *memo;		/* memo_cols per line of the table */
+	size_t memo_lines;
+	unsigned int memo_cols;
+	signed char memo_slot[COL_NR];	/* a column's in a line's; -1: none */
 };
 
 /*

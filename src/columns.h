@@ -51,7 +51,9 @@ struct column {
 	 */
 	int (*has)(const struct row *r);
 	/* the compact form the screen and -b text show, ending just before
-	 * @end (fmt.h's way): at most COL_TEXT_MAX - 1 bytes; its start */
+	 * @end (fmt.h's way): at most COL_TEXT_MAX - 1 bytes; its start.
+	 * A column with uint() or ratio() and neither text() nor has()
+	 * renders that value alone: col_by_value() */
 	char *(*render)(char *end, const struct row *r,
 			const struct column *col);
 };
@@ -64,6 +66,16 @@ extern const struct column columns[COL_NR];
 static inline int col_has_value(const struct row *r, const struct column *col)
 {
 	return !col->has || col->has(r);
+}
+
+/*
+ * Whether @col's text is its render() of its value alone, uint() or
+ * ratio(): a number whatever the row, as ids, totals, counts, shares and
+ * rates are.  -b text keeps such cells from one frame to the next.
+ */
+static inline int col_by_value(const struct column *col)
+{
+	return !col->uint != !col->ratio && !col->text && !col->has;
 }
 
 /* "-", the cell of a row without a value, ending before @end; its start. */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "src/batch.h"
 #include "src/columns.h"
 #include "src/fmt.h"
 #include "src/model.h"
@@ -1207,6 +1208,94 @@ START_TEST(test_columns_render_their_values)
 }
 END_TEST
 
+/* @b's text of the screen @m shows, as csftop -b prints it: malloc'd. */
+static char *batch_text(const struct model *m, const struct batch_opts *o,
+			struct batch_buf *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(batch_print(f, m, o, b), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	return text;
+}
+
+/*
+ * -b text keeps cells from frame to frame: a frame must print as it would
+ * on its own whatever came before.  Threads run, sleep, wait and switch
+ * in random steps over random intervals, come and go, and each frame is
+ * sorted on another column, so that lines change threads and values
+ * change under a line.
+ */
+START_TEST(test_batch_text_frame_as_on_its_own)
+{
+	enum { NTH = 40, FRAMES = 60 };
+	struct csf_snap s[NTH], in[NTH];
+	struct batch_buf kept, fresh;
+	struct batch_opts o;
+	uint64_t x = 7, now = SEC;
+	struct model m;
+
+	memset(&kept, 0, sizeof(kept));
+	memset(&o, 0, sizeof(o));
+	o.format = BATCH_TEXT;
+	o.clock_label = "monotonic";
+	for (unsigned int k = 0; k < NTH; k++)
+		s[k] = mk(100 + k, 100 + k / 4, k % 3 ? "worker" : "io", now);
+	model_init(&m, ident);
+	for (unsigned int f = 0; f < FRAMES; f++) {
+		uint64_t step = (lcg(&x) % 40 + 1) * MS;
+		size_t n = 0;
+		char *a, *b;
+
+		now += step;
+		for (unsigned int k = 0; k < NTH; k++) {
+			struct csf_snap *t = &s[k];
+
+			if (lcg(&x) % 3) {	/* most threads do not move */
+				t->time[t->state] += lcg(&x) % (step + 1);
+				t->nvcsw += lcg(&x) % 3;
+				t->nivcsw += lcg(&x) % 2;
+				t->wakeups += lcg(&x) % 2;
+				t->migrations += lcg(&x) % 5 == 0;
+				t->state = (uint32_t)(lcg(&x) % CSF_NR_STATES);
+				t->cpu = (uint32_t)(lcg(&x) % 3);
+			}
+			t->now = now;
+			/* now and then a thread is missing from a sample */
+			if (lcg(&x) % 17)
+				in[n++] = *t;
+		}
+		ck_assert_int_eq(model_sample(&m, in, NULL, n, NULL, 0, now), 0);
+		o.sort_col = (enum col)(f % COL_NR);
+		o.sort_desc = f % 2;
+		memset(&fresh, 0, sizeof(fresh));
+		a = batch_text(&m, &o, &kept);
+		b = batch_text(&m, &o, &fresh);
+		if (strcmp(a, b)) {
+			size_t i = 0, l = 0;
+
+			/* the first line that differs: whole frames are too
+			 * long for check's message */
+			for (; a[i] == b[i]; i++)
+				if (a[i] == '\n')
+					l = i + 1;
+			ck_abort_msg("frame %u, sorted on %s: kept %.*s, alone %.*s",
+				     f, columns[o.sort_col].key,
+				     (int)strcspn(a + l, "\n"), a + l,
+				     (int)strcspn(b + l, "\n"), b + l);
+		}
+		free(a);
+		free(b);
+		batch_buf_free(&fresh);
+	}
+	batch_buf_free(&kept);
+	model_free(&m);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
@@ -1239,6 +1328,7 @@ int main(void)
 		test_fmt_is_printf_rounded_half_up,
 		test_fmt_ties_round_half_up,
 		test_columns_render_their_values,
+		test_batch_text_frame_as_on_its_own,
 		NULL,
 	};
 
