@@ -213,7 +213,7 @@ for n in 10 100 1000; do
 		"$SLEEPERS" "$n" > "$work/wl.out" 2>&1 &
 		wl=$!
 		i=0
-		while ! grep -q ready "$work/wl.out" && [ $i -lt 300 ]; do
+		while ! grep -qs ready "$work/wl.out" && [ $i -lt 300 ]; do
 			sleep 0.1
 			i=$((i + 1))
 		done

@@ -110,7 +110,7 @@ for _ in range(int(sys.argv[1])):
 print("ready", flush=True)
 time.sleep(3600)' "$n" > "$work/threads.out" &
 	tpid=$!
-	wait_for 300 grep -q ready "$work/threads.out"
+	wait_for 300 grep -qs ready "$work/threads.out"
 	a=$(cost /var/lib/pcp/pmns/root_proc "$PMDAPROC -d 3 -L -A -l $work/pmdaproc.log" "$proc_metrics")
 	kill "$tpid"; wait "$tpid" 2>/dev/null
 	awk -v n="$n" -v v="$(cat "$work/nvalues")" -v m="$nproc" -v a="$a" 'BEGIN {
