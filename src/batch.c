@@ -298,7 +298,7 @@ static int memo_reserve(struct batch_buf *b, const struct screen *s)
 					  (signed char)b->memo_cols++ : -1;
 		}
 	}
-	if (b->memo_lines >= s->nrows)
+	if (b->memo_lines >= s->nrows || !b->memo_cols)
 		return 0;
 	memo = realloc(b->memo, s->nrows * b->memo_cols * sizeof(*memo));
 	if (!memo)
