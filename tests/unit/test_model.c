@@ -1226,8 +1226,8 @@ static char *batch_text(const struct model *m, const struct batch_opts *o,
  * -b text keeps cells from frame to frame: a frame must print as it would
  * on its own whatever came before.  Threads run, sleep, wait and switch
  * in random steps over random intervals, come and go, and each frame is
- * sorted on another column, so that lines change threads and values
- * change under a line.
+ * sorted on another column, in runs of five with rows per thread or per
+ * process, so that lines change threads and values change under a line.
  */
 START_TEST(test_batch_text_frame_as_on_its_own)
 {
@@ -1271,6 +1271,7 @@ START_TEST(test_batch_text_frame_as_on_its_own)
 		ck_assert_int_eq(model_sample(&m, in, NULL, n, NULL, 0, now), 0);
 		o.sort_col = (enum col)(f % COL_NR);
 		o.sort_desc = f % 2;
+		o.processes = f / 5 % 2;
 		memset(&fresh, 0, sizeof(fresh));
 		a = batch_text(&m, &o, &kept);
 		b = batch_text(&m, &o, &fresh);
@@ -1282,8 +1283,9 @@ START_TEST(test_batch_text_frame_as_on_its_own)
 			for (; a[i] == b[i]; i++)
 				if (a[i] == '\n')
 					l = i + 1;
-			ck_abort_msg("frame %u, sorted on %s: kept %.*s, alone %.*s",
+			ck_abort_msg("frame %u, sorted on %s%s: kept %.*s, alone %.*s",
 				     f, columns[o.sort_col].key,
+				     o.processes ? " per process" : "",
 				     (int)strcspn(a + l, "\n"), a + l,
 				     (int)strcspn(b + l, "\n"), b + l);
 		}
