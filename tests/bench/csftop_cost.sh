@@ -35,9 +35,9 @@
 # second line per N marked "before", so that a change is judged by two
 # figures taken side by side rather than by two runs on a noisy machine.
 #
-# csftop, csf-demo, cputime, sleepers and mkfakeroot are looked for next
-# to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
-# $CPUTIME, $SLEEPERS, $MKFAKEROOT; top is $TOP (default: top on PATH).
+# csftop, csf-demo, cputime, sleepers, mkfakeroot and churn are looked for
+# next to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
+# $CPUTIME, $SLEEPERS, $MKFAKEROOT, $CHURN; top is $TOP (default: top on PATH).
 #
 # Method: run each monitor for F frames and for 1 frame; (cpu(F) - cpu(1))
 # / (F - 1) is the cost of one frame without start-up (cputime: user +
@@ -271,6 +271,40 @@ if [ -n "${CSFTOP_BEFORE:-}" ]; then
 	echo "after/before at 1000 threads: text $(div "$c_1000" "$bc_1000")x, CSV $(div "$v_1000" "$bv_1000")x, interactive $(div "$u_1000" "$bu_1000")x"
 fi
 }
+
+# Busy threads: the 1,000 pages close an interval every 2 ms (churn), as
+# the pages of threads that keep switching do, so that every frame reads
+# every thread's histograms again; mkfakeroot's pages above never change.
+# Pages only: csf-demo has 8 busy threads, its others sleep.
+CHURN=$(find_prog CHURN churn opt)
+if [ "$mode" = pages ] && [ -n "$CHURN" ]; then
+	CSF_ROOT=$work/root1000
+	export CSF_ROOT
+	"$CHURN" "$CSF_ROOT" 2000 > "$work/churn.out" 2>&1 &
+	wl=$!
+	i=0
+	while ! grep -qs ready "$work/churn.out" && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	busy() {	# busy LABEL CSFTOP: its text, CSV and interactive figures
+		c=$(per_frame "$F" "$2" -b -n %N -d 10)
+		v=$(per_frame "$F" "$2" -b -n %N -d 10 -o csv)
+		u=$(div "$(tui_us "env CSF_ROOT='$CSF_ROOT' $2 -d 10")" \
+			$((TUI_S * 10000)) %.1f)
+		echo "busy, $1: text $c us/frame ($(div "$c" 100 %.1f)% of one CPU), CSV $v ($(div "$v" 100 %.1f)%), ${u}% interactive"
+	}
+	busy "1000 threads switching every 2 ms" "$CSFTOP"
+	if [ -n "${CSFTOP_BEFORE:-}" ]; then
+		ac=$c av=$v au=$u
+		busy before "$CSFTOP_BEFORE"
+		echo "busy, after/before: text $(div "$ac" "$c")x, CSV $(div "$av" "$v")x, interactive $(div "$au" "$u")x"
+	fi
+	kill $wl
+	wait $wl 2>/dev/null
+	wl=
+	unset CSF_ROOT
+fi
 [ "$top_kind" = procps ] || echo "top: $top_kind (procps top -H -p is needed for the comparison)"
 echo "$htop_note"
 exit 0
