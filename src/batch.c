@@ -712,6 +712,17 @@ int batch_print(FILE *out, const struct model *m,
 	return 0;
 }
 
+int batch_needs_hists(const struct batch_opts *o)
+{
+	if (o->format != BATCH_TEXT ||
+	    (o->sort_col < COL_NR && columns[o->sort_col].waits))
+		return 1;
+	for (int c = 0; c < COL_NR; c++)
+		if (columns[c].waits && columns[c].batch_width)
+			return 1;
+	return 0;
+}
+
 void batch_buf_free(struct batch_buf *b)
 {
 	free(b->idx);

@@ -63,5 +63,10 @@ struct batch_buf {
 int batch_print(FILE *out, const struct model *m,
 		const struct batch_opts *o, struct batch_buf *b);
 void batch_buf_free(struct batch_buf *b);
+/*
+ * Whether @o prints or sorts on anything of the threads' histograms: their
+ * waits (CSV and JSON, a waits column sorted on) or themselves (JSON).
+ */
+int batch_needs_hists(const struct batch_opts *o);
 
 #endif /* CSFTOP_BATCH_H */

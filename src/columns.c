@@ -198,12 +198,13 @@ static char *render_task(char *e, const struct row *r,
 #define WAIT(k, t, h, prio, fn)						\
 	{ .key = k, .title = t, .help = h, .kind = COL_KIND_NS,		\
 	  .align = ALIGN_RIGHT, .width = FMT_DUR_W, .priority = prio,	\
-	  .desc_first = 1, .has = has_waits, .uint = fn,		\
+	  .desc_first = 1, .waits = 1, .has = has_waits, .uint = fn,	\
 	  .render = render_wait }
 #define TASK(k, t, h, prio, fn, nm)					\
 	{ .key = k, .title = t, .help = h, .kind = COL_KIND_TEXT,	\
 	  .align = ALIGN_LEFT, .width = 15, .priority = prio,		\
-	  .has = has_##fn, .text = fn, .name = nm, .render = render_task }
+	  .waits = 1, .has = has_##fn, .text = fn, .name = nm,		\
+	  .render = render_task }
 #define COUNT(k, t, h, prio, fn)					\
 	{ .key = k, .title = t, .help = h, .kind = COL_KIND_INT,	\
 	  .align = ALIGN_RIGHT, .width = FMT_COUNT_W,			\
@@ -286,12 +287,12 @@ const struct column columns[COL_NR] = {
 			    .help = N_("thread id of the last waker (0: an "
 				       "interrupt)"), .kind = COL_KIND_INT,
 			    .align = ALIGN_RIGHT, .width = 7, .priority = 24,
-			    .has = has_waker, .uint = waker_tid,
+			    .waits = 1, .has = has_waker, .uint = waker_tid,
 			    .render = render_uint },
 	[COL_PREEMPTOR_TID] = { .key = "preemptor_tid", .title = N_("PTID"),
 				.help = N_("thread id of the last preemptor"),
 				.kind = COL_KIND_INT, .align = ALIGN_RIGHT,
-				.width = 7, .priority = 25,
+				.width = 7, .priority = 25, .waits = 1,
 				.has = has_preemptor, .uint = preemptor_tid,
 				.render = render_uint },
 };

@@ -32,6 +32,9 @@ struct column {
 	/* the order columns give way in on a narrow screen: 0 stays longest */
 	int priority;
 	int desc_first;		/* first sort on it is descending */
+	/* its value is of the waits, computed only while something shown
+	 * needs them (model_waits()) */
+	int waits;
 	/*
 	 * The value: an integer (ids, ns, counts; the state's number), or a
 	 * fraction for shares and rates.  It is the sort key; a column with

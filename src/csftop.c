@@ -75,6 +75,8 @@ static int run_batch(const struct options *o, struct sampler *smp,
 	int err = 0;
 
 	model_init(&m, csf_ticks_to_ns);
+	/* no freeze, diff or detail view later: only the output needs them */
+	smp->no_hists = !batch_needs_hists(&bo);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !o->count || i < o->count; i++) {
 		if (cmd && command_poll(cmd, 0))

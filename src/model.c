@@ -202,14 +202,37 @@ static int live_span(const struct model *m, const struct row *r,
 }
 
 /*
+ * Live row @r's waits in sample @seq, from its slot: those of the
+ * interval when it was read in that sample, else none and the last
+ * waker and preemptor.
+ */
+static void row_waits(const struct model *m, struct row *r, unsigned int seq)
+{
+	const struct hist_slot *sl;
+	struct csf_hist span;
+
+	if (!r->hist)
+		return;
+	sl = &m->slots[r->hist - 1];
+	if (sl->read_seq == seq) {
+		if (!live_span(m, r, seq, &span))
+			waits_of(r, &span, &sl->h[sl->cur]);
+		return;
+	}
+	waits_none(r);
+	r->waits.waker = sl->h[sl->cur].waker;
+	r->waits.preemptor = sl->h[sl->cur].preemptor;
+	r->flags |= ROW_WAITS;
+}
+
+/*
  * A new read @h of @r's thread, taken in sample @seq, into its slot (a
- * new one for a new row), and the row's waits from it.
+ * new one for a new row), and the row's waits from it when wanted.
  */
 static void row_hist_read(struct model *m, struct row *r,
 			  const struct csf_hist *h, unsigned int seq)
 {
 	struct hist_slot *sl;
-	struct csf_hist span;
 
 	if (!r->hist)
 		r->hist = slot_new(m);
@@ -220,8 +243,35 @@ static void row_hist_read(struct model *m, struct row *r,
 	sl->h[sl->cur] = *h;
 	sl->reads++;
 	sl->read_seq = seq;
-	if (!live_span(m, r, seq, &span))
-		waits_of(r, &span, h);
+	if (!m->no_waits)
+		row_waits(m, r, seq);
+}
+
+/* The live rows' waits, as the last sample would have given them. */
+static void live_waits(struct model *m)
+{
+	for (size_t i = 0; i < m->live.nrows; i++)
+		row_waits(m, &m->live.rows[i], m->live.seq);
+}
+
+int model_row_waits(const struct model *m, const struct row *r,
+		    struct row *out)
+{
+	if (!m->no_waits || m->mode != MODE_LIVE || !r->hist)
+		return 0;
+	*out = *r;
+	row_waits(m, out, m->live.seq);
+	return 1;
+}
+
+int model_waits(struct model *m, int on)
+{
+	int fill = on && m->no_waits;
+
+	if (fill)
+		live_waits(m);
+	m->no_waits = !on;
+	return fill;
 }
 
 /* --- rows ----------------------------------------------------------- */
@@ -606,6 +656,8 @@ static int screen_take_hists(struct model *m, struct screen *dst)
 
 int model_freeze(struct model *m)
 {
+	if (m->no_waits)
+		live_waits(m);
 	if (screen_copy(&m->frozen, &m->live) ||
 	    screen_take_hists(m, &m->frozen))
 		return -ENOMEM;

@@ -175,6 +175,7 @@ struct model {
 	} *slots;
 	size_t nslots;
 	uint32_t free_slot;		/* 1 + a free slot, 0: none */
+	int no_waits;			/* model_waits(m, 0): not computed */
 };
 
 #define MODEL_LINGER_NS 2000000000ull	/* exited threads: 2 s */
@@ -195,6 +196,25 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 		 const struct csf_hist *const *hists, size_t n,
 		 const struct csf_cpu_snap *cpus, unsigned int ncpus,
 		 uint64_t now_ns);
+
+/*
+ * model_waits - whether live rows' waits (row.waits, ROW_WAITS) are
+ * computed: they are from model_init() on.  Off, a sample still keeps every
+ * thread's histograms, but skips their delta and quantiles, which nothing
+ * shown then reads.  Turned on, the live rows get them at once, as the
+ * last sample would have given them; model_freeze() gives them to what it
+ * freezes whatever this says.  Returns 1 when it computed them, else 0.
+ */
+int model_waits(struct model *m, int on);
+
+/*
+ * model_row_waits - for a view that draws only some rows: while
+ * model_waits() is off, @r of the live screen (or a copy of one, as a
+ * process's thread shown under it) into @out with its waits, and 1; 0
+ * when @r has them already, or has none to have.
+ */
+int model_row_waits(const struct model *m, const struct row *r,
+		    struct row *out);
 
 /* Which of a row's histograms model_row_hist() gives. */
 enum hist_span {

@@ -239,7 +239,10 @@ int sampler_read(struct sampler *s)
 		    csf_thread_tree(m->map) != (uint32_t)s->tree) {
 			/* not the command's: mapped, not shown */
 		} else if (!csf_thread_read(m->map, &s->snaps[k])) {
-			sample_hist(s, m, k);
+			if (s->no_hists)
+				s->hists[k] = s->lasts[k] = NULL;
+			else
+				sample_hist(s, m, k);
 			k++;
 		}
 		if (m->tid < 0) {

@@ -47,6 +47,7 @@ struct sampler {
 	unsigned int denied;		/* registered but not ours to map */
 	uint64_t missed;		/* the module's nr_missed */
 	pid_t tree;			/* set: only this tree's threads */
+	int no_hists;			/* set: none read, nothing needs them */
 };
 
 /* Map the cpu page.  Returns 0 or a negative errno (csf_strerror). */

@@ -364,6 +364,13 @@ int view_select(struct ui *ui)
 {
 	const struct screen *s = model_shown(ui->model);
 
+	/*
+	 * Every row's waits only to sort on them or for the detail view;
+	 * the table's rows get theirs as they are drawn (draw_table()).
+	 */
+	model_waits(ui->model, ui->overlay == OVERLAY_DETAIL ||
+		    columns[ui->sort_col].waits);
+
 	if (ui->processes) {
 		if (model_processes(s, &ui->procs))
 			return -1;
@@ -645,6 +652,7 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 	for (int line = 0; line < ui->body_lines; line++) {
 		size_t i = ui->top + (size_t)line;
 		const struct row *r;
+		struct row with_waits;
 		attr_t a;
 
 		if (i >= ui->nidx) {
@@ -652,6 +660,8 @@ static void draw_table(struct ui *ui, const struct screen *s, int y,
 			continue;
 		}
 		r = &s->rows[ui->idx[i]];
+		if (model_row_waits(ui->model, r, &with_waits))
+			r = &with_waits;
 		a = i == ui->sel ? (pair(ui, CP_SELECTED) |
 				    (ui->colors ? 0 : A_REVERSE))
 				 : row_attr(ui, s, r);
@@ -980,6 +990,7 @@ int view_detail_open(struct ui *ui)
 	ui->detail_span = HIST_SPAN;
 	ui->detail_top = 0;
 	ui->overlay = OVERLAY_DETAIL;
+	model_waits(ui->model, 1);	/* its waker and preemptor */
 	return 0;
 }
 

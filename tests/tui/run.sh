@@ -273,6 +273,15 @@ else
 	no "batch json: each thread's histograms"
 	sed 's/^/    /' "$WORK/w.json" "$WORK/batch.err"
 fi
+# Text shows no waits, so it reads no histograms, unless sorted on them.
+order=$(env CSF_ROOT="$WROOT" "$CSFTOP" -b -n 1 -s runnable_p99 \
+	2> "$WORK/batch.err" | awk '/^[ x+*] +[0-9]/ { print $2 }' | tr '\n' ' ')
+if [ "$order" = "4244 4242 5000 " ]; then
+	ok "batch text: sorted on a waits column it does not show"
+else
+	no "batch text: sorted on a waits column it does not show (TIDs: $order)"
+	sed 's/^/    /' "$WORK/batch.err"
+fi
 
 # The cells of ids, totals and counts are remembered from frame to frame:
 # the second frame, after totals grew in rows that kept their place and

@@ -1298,6 +1298,111 @@ START_TEST(test_batch_text_frame_as_on_its_own)
 }
 END_TEST
 
+/* @a's and @b's waits, field by field (a task's padding is not compared). */
+static void same_waits(const struct row *a, const struct row *b,
+		       unsigned int f, const char *when)
+{
+	const struct csf_task *ta[2] = { &a->waits.waker, &a->waits.preemptor };
+	const struct csf_task *tb[2] = { &b->waits.waker, &b->waits.preemptor };
+
+	ck_assert_msg((a->flags & ROW_WAITS) == (b->flags & ROW_WAITS) &&
+		      a->waits.runnable_p99_ns == b->waits.runnable_p99_ns &&
+		      a->waits.runnable_max_ns == b->waits.runnable_max_ns &&
+		      a->waits.wait_p99_ns == b->waits.wait_p99_ns,
+		      "frame %u, %s, tid %u: waits differ", f, when,
+		      a->snap.tid);
+	for (int k = 0; k < 2; k++)
+		ck_assert_msg(ta[k]->at == tb[k]->at &&
+			      ta[k]->tid == tb[k]->tid &&
+			      !strcmp(ta[k]->comm, tb[k]->comm),
+			      "frame %u, %s, tid %u: task %d differs", f, when,
+			      a->snap.tid, k);
+}
+
+/*
+ * Rows' waits while model_waits() is off: model_row_waits() gives a row
+ * what a model computing them all along has, and so do turning them on
+ * again and a freeze meanwhile.  Threads close intervals at random; their
+ * histograms are read only then, as the sampler reads them.
+ */
+START_TEST(test_waits_off_as_if_on)
+{
+	enum { NTH = 24, FRAMES = 40 };
+	struct csf_snap s[NTH], in[NTH];
+	struct csf_hist h[NTH];
+	const struct csf_hist *ph[NTH];
+	uint64_t x = 11, now = SEC;
+	struct model on, off;
+
+	model_init(&on, ident);
+	model_init(&off, ident);
+	ck_assert_int_eq(model_waits(&off, 0), 0);
+	for (unsigned int k = 0; k < NTH; k++) {
+		s[k] = mk(200 + k, 200, "w", now);
+		memset(&h[k], 0, sizeof(h[k]));
+		h[k].tid = s[k].tid;
+		h[k].registered_at = s[k].registered_at;
+		h[k].max_known = (1u << CSF_NR_STATES) - 1;
+	}
+	for (unsigned int f = 0; f < FRAMES; f++) {
+		size_t n = 0;
+
+		now += 10 * MS;
+		for (unsigned int k = 0; k < NTH; k++) {
+			int closed = lcg(&x) % 3 == 0;
+
+			s[k].now = h[k].now = now;
+			ph[n] = NULL;
+			if (closed) {
+				unsigned int st = (unsigned int)(lcg(&x) % 5);
+
+				h[k].count[st][lcg(&x) % CSF_HIST_BUCKETS] +=
+					lcg(&x) % 4 + 1;
+				h[k].waker = (struct csf_task){ now,
+					(uint32_t)(lcg(&x) % 1000), "waker" };
+				if (lcg(&x) % 2)
+					h[k].preemptor = (struct csf_task){
+						now, (uint32_t)k, "preemptor" };
+				s[k].state = st;
+				ph[n] = &h[k];
+			}
+			in[n++] = s[k];
+		}
+		ck_assert_int_eq(model_sample(&on, in, ph, n, NULL, 0, now), 0);
+		ck_assert_int_eq(model_sample(&off, in, ph, n, NULL, 0, now), 0);
+		ck_assert_uint_eq(on.live.nrows, off.live.nrows);
+		if (f == 15 || f == 16) {	/* frozen, then back */
+			ck_assert_int_eq(f == 15 ? model_freeze(&off) :
+					 (model_live(&off), 0), 0);
+			for (size_t i = 0; i < off.frozen.nrows && f == 15; i++)
+				same_waits(&off.frozen.rows[i],
+					   &on.live.rows[i], f, "frozen");
+		}
+		if (f == 25)
+			ck_assert_int_eq(model_waits(&off, 1), 1);
+		if (f == 32)
+			ck_assert_int_eq(model_waits(&off, 0), 0);
+		for (size_t i = 0; i < on.live.nrows; i++) {
+			const struct row *r = &off.live.rows[i];
+			struct row w;
+
+			if (f >= 25 && f < 32) {
+				ck_assert_int_eq(model_row_waits(&off, r, &w), 0);
+				same_waits(r, &on.live.rows[i], f, "on again");
+			} else if (f != 15) {
+				/* a thread never read yet has no waits */
+				ck_assert_int_eq(model_row_waits(&off, r, &w),
+						 !!r->hist);
+				same_waits(r->hist ? &w : r, &on.live.rows[i],
+					   f, "drawn");
+			}
+		}
+	}
+	model_free(&on);
+	model_free(&off);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
@@ -1331,6 +1436,7 @@ int main(void)
 		test_fmt_ties_round_half_up,
 		test_columns_render_their_values,
 		test_batch_text_frame_as_on_its_own,
+		test_waits_off_as_if_on,
 		NULL,
 	};
 
