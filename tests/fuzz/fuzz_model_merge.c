@@ -4,6 +4,9 @@
  * appear, change (counters forward, backward or wrapping, any state),
  * exit, vanish and reappear, samples come in any order and the caller's
  * clock may step back; freeze, diff, live, filters and sorts in between.
+ * Each thread has histograms, changed any way at all and read in a sample
+ * or not, and the rows' waits are turned off and on (model_waits()) and
+ * worked out row by row (model_row_waits()), as csftop's screen does.
  *
  * Input: a sequence of operations, each an opcode byte and its operands
  * (zeroes where the input runs out).  A pool of at most POOL threads
@@ -119,10 +122,39 @@ static void check_screen(const struct screen *s)
 	check_processes(s);
 }
 
+/*
+ * Every row of the screen shown, with its waits as a view draws it: each
+ * waits column renders, and its histograms read over both spans.
+ */
+static void check_row_waits(const struct model *m)
+{
+	const struct screen *s = model_shown(m);
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+		struct csf_hist h;
+		struct row w;
+
+		if (model_row_waits(m, r, &w))
+			r = &w;
+		for (int col = 0; col < COL_NR; col++) {
+			char t[COL_TEXT_MAX], *e = t + sizeof(t);
+
+			if (columns[col].waits)
+				fuzz_assert((size_t)(e - col_render(e, r,
+					    &columns[col])) < COL_TEXT_MAX);
+		}
+		(void)model_row_hist(m, s, &s->rows[i], HIST_SPAN, &h);
+		(void)model_row_hist(m, s, &s->rows[i], HIST_SINCE, &h);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cursor c = { data, data + size };
 	struct csf_snap pool[POOL], in[POOL];
+	struct csf_hist hist[POOL];
+	const struct csf_hist *hin[POOL];
 	struct csf_cpu_snap cpus[NCPUS];
 	struct filter f;
 	struct model m;
@@ -137,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned int op = (unsigned int)take(&c, 1);
 		struct csf_snap *s;
 
-		switch (op % 9) {
+		switch (op % 10) {
 		case 0:		/* a thread appears */
 			if (n == POOL)
 				break;
@@ -154,6 +186,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->now = s->registered_at + take(&c, 2);
 			s->state = (uint32_t)take(&c, 1) % (CSF_NR_STATES + 2);
 			memcpy(s->comm, "thread", 7);
+			memset(&hist[n], 0, sizeof(hist[n]));
+			hist[n].max_known = (uint32_t)take(&c, 1);
 			n++;
 			break;
 		case 1:		/* a thread's page changes, any way at all */
@@ -168,6 +202,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->migrations += take(&c, 1);
 			s->state = (uint32_t)take(&c, 1) % (CSF_NR_STATES + 2);
 			s->cpu = (uint32_t)take(&c, 1);
+			/* and its histograms: an interval closes, or worse */
+			k = (size_t)(s - pool);
+			hist[k].count[take(&c, 1) % CSF_NR_STATES]
+				[take(&c, 1) % CSF_HIST_BUCKETS] +=
+				(uint64_t)(int8_t)take(&c, 1);
+			hist[k].max_ns[take(&c, 1) % CSF_NR_STATES] = take(&c, 4);
+			hist[k].nr_waits += (uint64_t)(int8_t)take(&c, 1);
+			hist[k].waits[take(&c, 1) % CSF_WAITS] =
+				(struct csf_wait){ .len = take(&c, 4),
+						   .end = s->now,
+						   .state = (uint32_t)take(&c, 1) };
+			hist[k].waker = (struct csf_task){ s->now,
+				(uint32_t)take(&c, 1), "waker" };
 			break;
 		case 2:		/* a counter wraps */
 			if (!n)
@@ -185,19 +232,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!n)
 				break;
 			k = take(&c, 1) % n;
+			hist[k] = hist[n - 1];
 			pool[k] = pool[--n];
 			break;
 		case 5:		/* a sample, in an order of the input's */
 			now_ns += (int64_t)(int32_t)take(&c, 4);
 			k = n ? take(&c, 1) % n : 0;
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++) {
+				struct csf_hist *h = &hist[(i + k) % n];
+
 				in[i] = pool[(i + k) % n];
+				/* as the page it was read from says */
+				h->tid = in[i].tid;
+				h->registered_at = in[i].registered_at;
+				h->now = in[i].now;
+				hin[i] = take(&c, 1) & 1 ? h : NULL;
+			}
 			for (i = 0; i < NCPUS; i++) {
 				cpus[i].now += take(&c, 2);
 				cpus[i].time[take(&c, 1) % CSF_CPU_NR_STATES] +=
 					take(&c, 2);
 			}
-			if (model_sample(&m, in, NULL, n, cpus, NCPUS, now_ns))
+			if (model_sample(&m, in, take(&c, 1) & 1 ? hin : NULL,
+					 n, cpus, NCPUS, now_ns))
 				break;
 			check_screen(&m.live);
 			for (i = 0; i < n; i++) {
@@ -232,6 +289,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					1, idx) <= sh->nrows);
 			break;
 		}
+		case 9:		/* waits off or on, and the rows drawn */
+			(void)model_waits(&m, take(&c, 1) & 1);
+			check_row_waits(&m);
+			break;
 		}
 	}
 	model_free(&m);
