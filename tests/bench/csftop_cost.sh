@@ -115,6 +115,13 @@ per_frame() {
 	one=$(cpu_us $(echo "$cmd" | sed "s/%N/1/"))
 	echo $(((many - one) / (frames - 1)))
 }
+wait_ready() {	# wait_ready FILE: a helper's "ready" in it, 30 s at most
+	i=0
+	while ! grep -qs ready "$1" && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 div() {	# div A B [FORMAT]: A / B, or - when B is 0 or missing
 	awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" \
 		'BEGIN { if (b + 0 > 0 && a != "") printf f, a / b; else printf "-" }'
@@ -212,11 +219,7 @@ for n in 10 100 1000; do
 		export CSF_ROOT
 		"$SLEEPERS" "$n" > "$work/wl.out" 2>&1 &
 		wl=$!
-		i=0
-		while ! grep -qs ready "$work/wl.out" && [ $i -lt 300 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
+		wait_ready "$work/wl.out"
 		got=$(($("$CSFTOP" -b -n 1 -o csv 2>/dev/null | wc -l) - 1))
 	fi
 	# shellcheck disable=SC2086 # $pflag is empty or two words
@@ -282,11 +285,7 @@ if [ "$mode" = pages ] && [ -n "$CHURN" ]; then
 	export CSF_ROOT
 	"$CHURN" "$CSF_ROOT" 2000 > "$work/churn.out" 2>&1 &
 	wl=$!
-	i=0
-	while ! grep -qs ready "$work/churn.out" && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_ready "$work/churn.out"
 	busy() {	# busy LABEL CSFTOP: its text, CSV and interactive figures
 		c=$(per_frame "$F" "$2" -b -n %N -d 10)
 		v=$(per_frame "$F" "$2" -b -n %N -d 10 -o csv)
