@@ -23,6 +23,11 @@
 #                      never did
 #   uptime_cs          /proc/uptime in centiseconds
 #   since_cs T0        the seconds since T0 (an uptime_cs), as "12.3s"
+#   niced CMD... &     CMD... in the background at nice 10, its threads
+#                      too (busybox has renice, not nice), as the process
+#                      $! names: a workload that spins then leaves the
+#                      test's own commands most of the CPUs.  Only with &:
+#                      it execs, in place of the shell that runs it
 #
 # Settings, assigned after sourcing:
 #   ck_ok=ok    the word of a passed check (tests/tui/run.sh: PASS)
@@ -90,4 +95,9 @@ uptime_cs() {
 since_cs() {
 	sc_t=$(uptime_cs)
 	echo "$(((sc_t - $1) / 100)).$(((sc_t - $1) % 100 / 10))s"
+}
+
+niced() {
+	# shellcheck disable=SC2016 # $$ and $@ are the inner shell's
+	exec sh -c 'renice -n 10 -p $$ > /dev/null && exec "$@"' sh "$@"
 }

@@ -85,14 +85,12 @@ SAMPLES=10
 io=
 [ -b "$DISK" ] && io="--io-file $DISK"
 : > "$T/demo.out"	# before the wait below greps it
-# Niced (busybox has renice, not nice; its threads inherit it): its five
-# spinners would otherwise leave this script's programs and awks a
-# fraction of the two vCPUs (14 to 43 s a mode, 5 s niced), and the
-# shorter the time between two reads, the closer they bound the agent's
-# values.  A spinner still runs or waits for a CPU all the time.
+# Niced: its five spinners would otherwise leave this script's programs
+# and awks a fraction of the two vCPUs (14 to 43 s a mode, 5 s niced), and
+# the shorter the time between two reads, the closer they bound the
+# agent's values.  A spinner still runs or waits for a CPU all the time.
 # shellcheck disable=SC2086 # $io is an option and its argument
-sh -c 'renice -n 10 -p $$ > /dev/null && exec "$@"' sh \
-	"$CSF_DEMO" --seconds 3600 $io > "$T/demo.out" 2>&1 &
+niced "$CSF_DEMO" --seconds 3600 $io > "$T/demo.out" 2>&1 &
 demo=$!
 wait_for 100 grep -q "registered" "$T/demo.out"
 check "csf-demo registered its threads" grep -q "registered (0 failed)" "$T/demo.out"
