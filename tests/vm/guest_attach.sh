@@ -14,7 +14,7 @@
 # A guest script of the VM harness (tests/vm/run.sh); about 10 s.
 # csf-vm-ship: src/csftop
 
-# shellcheck disable=SC2016 # awk programs
+# shellcheck disable=SC2016,SC2317 # awk programs; functions called via check
 here=$(dirname "$0")
 CSFTOP=${CSFTOP:-$here/csftop}
 DISK=${CSF_VM_DISK:-/dev/vda}
