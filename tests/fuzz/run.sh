@@ -7,13 +7,18 @@
 # adds stays in BIN_DIR/work/NAME for the next run).  A crash, a leak, a
 # UB report, an input slower than 10 s or over 2 GiB is a finding: its
 # input is kept as BIN_DIR/findings/NAME-*, and the exit status is 1.
-# Prints one line per target: executions, corpus size, findings.
+# Prints one line per target, in the order named: executions, corpus size,
+# findings.  FUZZ_JOBS targets run at once (default: the CPUs), each on
+# one CPU for its SECONDS.
 secs=$1 corpus=$2 bins=$3
 shift 3
-status=0
-total=0
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 mkdir -p "$bins/work" "$bins/findings"
-for name in "$@"; do
+
+# fuzz_one NAME: its run; its line(s) in work/NAME.out, and in
+# work/NAME.execs its executions, or nothing when it failed
+fuzz_one() {
+	name=$1
 	work=$bins/work/$name
 	log=$bins/work/$name.log
 	mkdir -p "$work"
@@ -29,13 +34,32 @@ for name in "$@"; do
 	found=$(ls "$bins/findings/$name-"* 2>/dev/null | wc -l)
 	n=$(ls "$work" | wc -l)
 	if [ $rc -ne 0 ] || [ "$found" -ne 0 ]; then
-		status=1
 		tail -n 60 "$log"
 		echo "fuzz: $name: FAIL (exit $rc) after ${execs:-?} executions in ${secs}s; input(s):"
 		ls "$bins/findings/$name-"* 2>/dev/null | sed 's/^/  /'
 	else
 		echo "fuzz: $name: ${execs:-?} executions in ${secs}s, corpus $n inputs, no findings"
-		total=$((total + ${execs:-0}))
+		echo "${execs:-0}" > "$work.execs"
+	fi > "$work.out"
+}
+
+running=0
+for name in "$@"; do
+	rm -f "$bins/work/$name.out" "$bins/work/$name.execs"
+	fuzz_one "$name" &
+	running=$((running + 1))
+	[ $running -lt "$jobs" ] || { wait; running=0; }
+done
+wait
+
+status=0
+total=0
+for name in "$@"; do
+	cat "$bins/work/$name.out"
+	if [ -f "$bins/work/$name.execs" ]; then
+		total=$((total + $(cat "$bins/work/$name.execs")))
+	else
+		status=1
 	fi
 done
 [ $status -eq 0 ] && echo "fuzz: all $# targets clean, $total executions"
