@@ -41,9 +41,8 @@ EOF
 
 # key(NAME): a number of the JSON summary
 key() { sed -n "s/.*\"$1\":\([0-9-]*\).*/\1/p" "$T/run.json"; }
-# within(A, B, TOL): |A - B| <= TOL
-within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+between() { le "$1" "$2" && le "$2" "$3"; }	# between LO X HI
 
 read -r out0 rest < /proc/uptime
 "$CSF_RUN" --json -o "$T/run.json" -- sh "$T/script.sh" > "$T/run.out" 2> "$T/run.err"
@@ -82,11 +81,18 @@ check "the states' sum ${sum} ns >= wall $(key wall_ns) ns" test "$sum" -ge "$(k
 # 4 ticks of 10 ms at most.  Beyond that the tree has what the shell did
 # after the read (three builtins and its exit) and what csf-run's child
 # did before registering, and its switch timestamps differ from the
-# scheduler's runtime clock by microseconds a switch: 2% more.
+# scheduler's runtime clock by microseconds a switch: 2% more, at most
+# +1.2% seen.  It has less by what its threads ran after
+# sched_process_exit, where the module ends a thread's count: from 6.16
+# on that tracepoint comes before exit_mm() and exit_files(), so their
+# work is /proc's alone (down to -2.5% seen, on the debug kernel and
+# 7.3-rt, failing CI 13 at a bound of 2%): 5% less.
 proc=$(awk '{ printf "%.3f", ($14 + $15 + $16 + $17) / 100 }' "$T/stat")
 run=$(awk -v r="$(key run_ns)" 'BEGIN { printf "%.3f", r / 1e9 }')
-tol=$(awk -v p="$proc" 'BEGIN { print 0.04 + 0.02 * p }')
-check "run ${run}s = /proc's CPU time of the tree ${proc}s (within ${tol}s)" within "$run" "$proc" "$tol"
+lo=$(awk -v p="$proc" 'BEGIN { printf "%.3f", p * 0.95 - 0.04 }')
+hi=$(awk -v p="$proc" 'BEGIN { printf "%.3f", p * 1.02 + 0.04 }')
+check "run ${run}s against /proc's CPU time of the tree ${proc}s: within [${lo}s, ${hi}s]" \
+	between "$lo" "$run" "$hi"
 check "the tree did work (${proc}s of CPU)" le 0.1 "$proc"
 
 # --- the text summary, statuses and errors ---------------------------------
