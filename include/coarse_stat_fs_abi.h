@@ -77,6 +77,11 @@
  * current state began at state_since; a reader adds (now - state_since) to
  * the total of the current state to get the value at "now".  Clock reads of
  * different CPUs can be a few ticks apart, so treat now < state_since as 0.
+ * The kernel reads the clock that closes an interval only once the record's
+ * counter is odd, so a reader that copied the record before that write
+ * read its own clock before the time the write stamps: totals read one
+ * after another never go back, but for the few cycles a CPU may read its
+ * clock ahead of its earlier store becoming visible.
  *
  * Versioning.  CSF_ABI_MAJOR changes when a field moves or changes meaning:
  * readers must refuse a major they do not know.  CSF_ABI_MINOR grows when

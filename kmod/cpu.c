@@ -52,7 +52,7 @@ static inline bool csf_went_to_sleep(bool preempt, struct task_struct *prev,
 }
 
 /* Hot path: under the runqueue lock with IRQs off. */
-void csf_cpu_switch(u64 now, bool preempt, struct task_struct *prev,
+void csf_cpu_switch(bool preempt, struct task_struct *prev,
 		    struct task_struct *next, unsigned int prev_state)
 {
 	int cpu = smp_processor_id();
@@ -71,7 +71,7 @@ void csf_cpu_switch(u64 now, bool preempt, struct task_struct *prev,
 		state = CSF_CPU_IDLE;
 
 	csf_write_begin(&r->seq);
-	csf_cpu_state_switch(r, now, state);
+	csf_cpu_state_switch(r, csf_now(), state);
 	csf_write_end(&r->seq);
 }
 
@@ -174,10 +174,9 @@ static void csf_stat_refresh(struct timer_list *unused)
 static void csf_cpu_seed_state(void *unused)
 {
 	struct csf_cpu_record *r = csf_cpu_rec(smp_processor_id());
-	u64 now = csf_now();
 
 	csf_write_begin(&r->seq);
-	csf_close_interval(&r->time[r->state], &r->state_since, now);
+	csf_close_interval(&r->time[r->state], &r->state_since, csf_now());
 	r->state = is_idle_task(current) ? CSF_CPU_IDLE : CSF_CPU_BUSY;
 	csf_write_end(&r->seq);
 }

@@ -52,7 +52,7 @@ extern size_t csf_cpu_size;		/* bytes, whole pages */
 int csf_cpu_init(const char *clock_mode);
 void csf_cpu_start(void);
 void csf_cpu_exit(void);
-void csf_cpu_switch(u64 now, bool preempt, struct task_struct *prev,
+void csf_cpu_switch(bool preempt, struct task_struct *prev,
 		    struct task_struct *next, unsigned int prev_state);
 void csf_cpu_wakeup(struct task_struct *p);
 void csf_cpu_migrate(struct task_struct *p, int dest_cpu);
@@ -73,7 +73,7 @@ static __always_inline bool csf_threads_any(void)
 	return atomic_read(&csf_nr_entries) != 0;
 }
 
-void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
+void csf_thread_switch(bool preempt, struct task_struct *prev,
 		       struct task_struct *next, unsigned int prev_state);
 void csf_thread_waking(struct task_struct *p);
 void csf_thread_wakeup(struct task_struct *p);
@@ -137,6 +137,18 @@ static inline vm_fault_t csf_insert_pfn(struct vm_fault *vmf,
  * Seqcount writer side of the ABI's protocol (one writer at a time).
  * Readers spin while the count is odd and never block a writer, so a
  * writer must not be preempted until csf_write_end().
+ *
+ * A writer that stamps a time (closes an interval) reads csf_now() after
+ * csf_write_begin(), not before.  A reader extends the open interval to
+ * its own clock read; with the stamp taken first, a reader that copied the
+ * record between the two would extend the old state past the stamp, and
+ * the next reader would see that state's total lower.  The window was the
+ * writer's path from clock to lock, which a vCPU preempted by its host (or
+ * qemu's single-threaded TCG, for a whole round-robin slice) can hold open
+ * for milliseconds.  Now what is left of it is the store buffer: x86 may
+ * read the TSC before the odd count is visible to other CPUs, a few
+ * cycles, which an smp_mb() would close at about the price of the clock
+ * read itself on every switch.
  */
 static __always_inline void csf_write_begin(__u32 *seq)
 {

@@ -23,17 +23,18 @@
 
 #include "csf.h"
 
-/* Under the runqueue lock, IRQs off: timestamps and additions only. */
+/*
+ * Under the runqueue lock, IRQs off: timestamps and additions only.  Each
+ * record it writes reads the clock inside its own write (csf.h says why).
+ */
 static void csf_probe_switch(void *data, bool preempt,
 			     struct task_struct *prev,
 			     struct task_struct *next,
 			     unsigned int prev_state)
 {
-	u64 now = csf_now();
-
-	csf_cpu_switch(now, preempt, prev, next, prev_state);
+	csf_cpu_switch(preempt, prev, next, prev_state);
 	if (csf_threads_any())
-		csf_thread_switch(now, preempt, prev, next, prev_state);
+		csf_thread_switch(preempt, prev, next, prev_state);
 }
 
 /*

@@ -942,7 +942,7 @@ static __always_inline void csf_page_end(struct csf_thread_page *tp)
 	csf_write_end(&tp->seq);
 }
 
-static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
+static void csf_switch_out(struct csf_thread *t, bool preempt,
 			   struct task_struct *prev, struct task_struct *next,
 			   unsigned int prev_state)
 {
@@ -953,6 +953,7 @@ static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
 	raw_spin_lock_irqsave(&t->lock, flags);
 	tp = csf_page_begin(t);
 	if (tp) {
+		u64 now = csf_now();
 		/* A pending signal keeps a voluntary sleeper runnable. */
 		u32 state = voluntary && READ_ONCE(prev->__state) != TASK_RUNNING ?
 			    csf_sleep_state(prev, prev_state) :
@@ -976,7 +977,7 @@ static void csf_switch_out(struct csf_thread *t, u64 now, bool preempt,
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
-static void csf_switch_in(struct csf_thread *t, u64 now)
+static void csf_switch_in(struct csf_thread *t)
 {
 	struct csf_thread_page *tp;
 	unsigned long flags;
@@ -984,7 +985,7 @@ static void csf_switch_in(struct csf_thread *t, u64 now)
 	raw_spin_lock_irqsave(&t->lock, flags);
 	tp = csf_page_begin(t);
 	if (tp) {
-		csf_state_switch_in(tp, &csf_state_clk, now,
+		csf_state_switch_in(tp, &csf_state_clk, csf_now(),
 				    smp_processor_id());
 		csf_page_end(tp);
 	}
@@ -992,17 +993,17 @@ static void csf_switch_in(struct csf_thread *t, u64 now)
 }
 
 /* sched_switch: runqueue lock held, IRQs off. */
-void csf_thread_switch(u64 now, bool preempt, struct task_struct *prev,
+void csf_thread_switch(bool preempt, struct task_struct *prev,
 		       struct task_struct *next, unsigned int prev_state)
 {
 	struct csf_thread *t;
 
 	t = csf_thread_find(prev);
 	if (t)
-		csf_switch_out(t, now, preempt, prev, next, prev_state);
+		csf_switch_out(t, preempt, prev, next, prev_state);
 	t = csf_thread_find(next);
 	if (t)
-		csf_switch_in(t, now);
+		csf_switch_in(t);
 }
 
 /*

@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -328,6 +329,110 @@ START_TEST(totals_add_up_since_registration)
 }
 END_TEST
 
+struct yielder {
+	_Atomic pid_t tid;
+	_Atomic int stop;
+	int err;
+};
+
+static void *yield_loop(void *arg)
+{
+	struct yielder *y = arg;
+	struct csf_snap s;
+
+	vm_pin(0);
+	y->err = csf_thread_snap(&s);
+	y->tid = (pid_t)s.tid;
+	while (!y->stop)
+		sched_yield();
+	return NULL;
+}
+
+/* How far a total read as @was fell, read again as @v, in ns; 0 if not. */
+static uint64_t fell(const struct csf_cpu_header *h, uint64_t was, uint64_t v)
+{
+	return v < was ? vm_ticks_to_ns(h, was - v) : 0;
+}
+
+/*
+ * Two threads yield to each other on CPU 0, so every few microseconds a
+ * switch closes an interval of each and of CPU 0's record, while this
+ * thread, on CPU 1, reads their pages and CPU 0 between sleeps of 20 us.
+ * Under qemu's single-threaded TCG each of its wake-ups stops CPU 0 at
+ * whatever instruction it was at, inside a switch too.  No read may see a
+ * total that a later read sees lower: a writer stamps a switch only once
+ * the page's count is odd, so no reader extends a state past the stamp
+ * (csf.h).  Stamping first, a reader that came between stamp and write
+ * did, by as long as the writer's vCPU stayed stopped there.  What is
+ * allowed is the two clocks' own disagreement in mono mode, the kernel's
+ * fast monotonic clock against the vDSO's: 1 us is far above it.
+ */
+START_TEST(totals_never_go_back_between_reads)
+{
+	struct yielder y[2];
+	struct csf_thread_map *map[2];
+	struct csf_snap last[2], s;
+	struct csf_cpu_snap clast[2], c[2];
+	struct vm_cpu_page p;
+	pthread_t t[2];
+	uint64_t worst = 0, reads = 0, switches = 0, first;
+	const struct timespec gap = { 0, 20000 };
+	int i, k, n;
+
+	vm_cpu_map(&p);
+	memset(y, 0, sizeof(y));
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, yield_loop, &y[i]),
+				 0);
+	vm_pin(1);
+	for (i = 0; i < 2; i++) {
+		while (!y[i].tid)
+			vm_sleep_ms(1);
+		ck_assert_msg(!y[i].err, "%s", csf_strerror(y[i].err));
+		ck_assert_int_eq(csf_thread_map(y[i].tid, &map[i]), 0);
+		ck_assert_int_eq(csf_thread_read(map[i], &last[i]), 0);
+	}
+	n = csf_cpu_snap(clast, 2);
+	ck_assert_int_eq(n, 2);
+	first = last[0].nvcsw + last[0].nivcsw;
+	/* by count, not by time: a slow kernel takes longer, not fewer */
+	while (reads < 3000 || switches < 3000) {
+		for (i = 0; i < 2; i++) {
+			ck_assert_int_eq(csf_thread_read(map[i], &s), 0);
+			for (k = 0; k < CSF_NR_STATES; k++) {
+				uint64_t f = fell(p.hdr, last[i].time[k],
+						  s.time[k]);
+
+				if (f > worst)
+					worst = f;
+			}
+			last[i] = s;
+		}
+		ck_assert_int_eq(csf_cpu_snap(c, 2), 2);
+		for (k = 0; k < CSF_CPU_NR_STATES; k++) {
+			uint64_t f = fell(p.hdr, clast[0].time[k], c[0].time[k]);
+
+			if (f > worst)
+				worst = f;
+		}
+		memcpy(clast, c, sizeof(c));
+		reads++;
+		switches = last[0].nvcsw + last[0].nivcsw - first;
+		nanosleep(&gap, NULL);
+	}
+	for (i = 0; i < 2; i++) {
+		y[i].stop = 1;
+		pthread_join(t[i], NULL);
+		csf_thread_unmap(map[i]);
+	}
+	vm_note("%llu reads, %llu switches of one yielder, worst fall %llu ns",
+		(unsigned long long)reads, (unsigned long long)switches,
+		(unsigned long long)worst);
+	ck_assert_uint_le(worst, 1000);
+	vm_cpu_unmap(&p);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
@@ -338,6 +443,7 @@ int main(void)
 		vfork_parent_is_blocked,
 		totals_add_up_since_registration,
 		racing_wakeups_keep_the_rule,
+		totals_never_go_back_between_reads,
 		NULL,
 	};
 
