@@ -65,21 +65,17 @@ errors() { grep -v 'Unable to open help text' "$1"; }
 
 # How far a total may be off.  Counters (wakeups, migrations) are exact:
 # the module adds to them inside the page's sequence-counter section.  A
-# state's time is extrapolated by the reader from the state's start to
-# its own clock read, and can overshoot: the module reads the clock at a
-# switch before it takes the thread's lock and begins the write, so a
-# reader between the two extends the old state past the switch, and a
-# later read is lower by as much (csf_snap_delta() clamps it; see
-# lib/internal.h).  On a real CPU that is well under a microsecond; under
-# single-threaded TCG the writing vCPU can be stopped between the two for
-# a whole round-robin slice, 100 ms, while the other one reads.  So:
-#   - pminfo against csftop: 1 ms, far below any error that matters (a
-#     wrong state, unit or thread is off by seconds or a factor), and the
-#     comparison is tried up to three times, so that a rare overshoot does
-#     not fail it but a wrong value fails every try;
-#   - the archive, which one recording makes: 100 ms.
+# state's time is extrapolated by each reader from the state's start to
+# its own clock read, and the module stamps a switch only once the page's
+# count is odd (kmod/csf.h), so a later read never shows less than an
+# earlier one: csftop's read before the agent's, the agent's before
+# csftop's after, the archive's records in their order.  What is left is
+# the disagreement of the two clocks in mono mode (the kernel's fast
+# monotonic clock against the vDSO's, nanoseconds) and a nanosecond of
+# rounding per value, so 1 ms is far above anything legitimate, and far
+# below any error that matters: a wrong state, unit or thread is off by
+# seconds or a factor.  No comparison is tried twice.
 SLACK_NS=1000000
-ARCHIVE_SLACK_NS=100000000
 SAMPLES=10
 
 io=
@@ -173,39 +169,32 @@ names() {
 }
 
 # ---- 1. the DSO through pminfo -L against csftop -b --------------------------
-try=0
-while :; do
-	try=$((try + 1))
-	live "$T/before.csv"
-	pminfo -L -K clear -K "$spec" -n "$T/root" -f csf.thread csf.proc \
-		> "$T/agent.txt" 2> "$T/pminfo.err"
-	pminfo_rc=$?
-	live "$T/after.csv"
-	rows_live "$T/before.csv" > "$T/before"
-	rows_live "$T/after.csv" > "$T/after"
-	rows_agent "$T/agent.txt" > "$T/agent"
-	grep -v '^p' "$T/agent" > "$T/agent.threads"
-	grep '^p' "$T/agent" > "$T/agent.proc"
-	set_before=$(names "$T/before")
-	set_agent=$(names "$T/agent")
-	set_after=$(names "$T/after")
-	n_threads=$(grep -c . "$T/agent.threads")
-	why_set='' why_threads='' why_proc=''
-	if [ "$n_threads" -lt 8 ] || [ "$set_agent" != "$set_before" ] ||
-		[ "$set_agent" != "$set_after" ]; then
-		why_set="the thread sets differ"
-	else
-		why_threads=$(between "$SLACK_NS" "$T/before" "$T/after" "$T/agent.threads")
-	fi
-	if [ ! -s "$T/agent.proc" ]; then
-		why_proc="no csf.proc values for process $demo"
-	else
-		why_proc=$(between $((SLACK_NS * n_threads)) "$T/before" "$T/after" "$T/agent.proc")
-	fi
-	why="$why_set$why_threads$why_proc"
-	if [ -z "$why" ] || [ $try -ge 3 ]; then break; fi
-	echo "    try $try: $why"
-done
+live "$T/before.csv"
+pminfo -L -K clear -K "$spec" -n "$T/root" -f csf.thread csf.proc \
+	> "$T/agent.txt" 2> "$T/pminfo.err"
+pminfo_rc=$?
+live "$T/after.csv"
+rows_live "$T/before.csv" > "$T/before"
+rows_live "$T/after.csv" > "$T/after"
+rows_agent "$T/agent.txt" > "$T/agent"
+grep -v '^p' "$T/agent" > "$T/agent.threads"
+grep '^p' "$T/agent" > "$T/agent.proc"
+set_before=$(names "$T/before")
+set_agent=$(names "$T/agent")
+set_after=$(names "$T/after")
+n_threads=$(grep -c . "$T/agent.threads")
+why_set='' why_threads='' why_proc=''
+if [ "$n_threads" -lt 8 ] || [ "$set_agent" != "$set_before" ] ||
+	[ "$set_agent" != "$set_after" ]; then
+	why_set="the thread sets differ"
+else
+	why_threads=$(between "$SLACK_NS" "$T/before" "$T/after" "$T/agent.threads")
+fi
+if [ ! -s "$T/agent.proc" ]; then
+	why_proc="no csf.proc values for process $demo"
+else
+	why_proc=$(between $((SLACK_NS * n_threads)) "$T/before" "$T/after" "$T/agent.proc")
+fi
 check "pminfo -L loads the agent's DSO and fetches csf.thread and csf.proc (exit $pminfo_rc)" \
 	test "$pminfo_rc" = 0 -a -s "$T/agent.txt"
 check "pminfo -L: no error output" test -z "$(errors "$T/pminfo.err")"
@@ -216,7 +205,7 @@ if [ -n "$why_set" ]; then
 	echo "    csftop before: $set_before"
 	echo "    csftop after:  $set_after"
 fi
-check "each thread's times, wakeups and migrations from the agent lie between csftop's before and after (try $try of 3)${why_threads:+: $why_threads}" \
+check "each thread's times, wakeups and migrations from the agent lie between csftop's before and after${why_threads:+: $why_threads}" \
 	test -z "$why_set$why_threads"
 # csf.proc.nthreads of the demo's process
 nthreads=$(awk -v p="$demo" '/^csf\./ { m = $1 } m == "csf.proc.nthreads" &&
@@ -287,7 +276,7 @@ check "csftop -b -a: every sample has the demo's threads, tids and names, as csf
 [ -n "$bad_samples" ] && echo "    samples without them:$bad_samples"
 
 # non-decreasing, thread by thread, and between the live totals
-dips=$(awk -v slack="$ARCHIVE_SLACK_NS" '
+dips=$(awk -v slack="$SLACK_NS" '
 	BEGIN { split("running runnable sleeping iowait blocked wakeups migrations", n, " ") }
 	{ for (i = 5; i <= NF; i++) {
 		k = $3 SUBSEP i
@@ -297,7 +286,7 @@ dips=$(awk -v slack="$ARCHIVE_SLACK_NS" '
 check "csftop -b -a: each thread's totals never decrease from sample to sample${dips:+: $dips}" \
 	test -s "$T/replay" -a -z "$dips"
 cut -d' ' -f3- "$T/replay" > "$T/replayed"
-why=$(between "$ARCHIVE_SLACK_NS" "$T/before" "$T/after" "$T/replayed")
+why=$(between "$SLACK_NS" "$T/before" "$T/after" "$T/replayed")
 check "csftop -b -a: every total lies between csftop's live totals before and after the recording${why:+: $why}" \
 	test -s "$T/replay" -a -z "$why"
 
