@@ -142,13 +142,12 @@ static inline vm_fault_t csf_insert_pfn(struct vm_fault *vmf,
  * csf_write_begin(), not before.  A reader extends the open interval to
  * its own clock read; with the stamp taken first, a reader that copied the
  * record between the two would extend the old state past the stamp, and
- * the next reader would see that state's total lower.  The window was the
- * writer's path from clock to lock, which a vCPU preempted by its host (or
- * qemu's single-threaded TCG, for a whole round-robin slice) can hold open
- * for milliseconds.  Now what is left of it is the store buffer: x86 may
- * read the TSC before the odd count is visible to other CPUs, a few
- * cycles, which an smp_mb() would close at about the price of the clock
- * read itself on every switch.
+ * the next reader would see that state's total lower; a vCPU stopped
+ * there by its host (or by qemu's single-threaded TCG, for a round-robin
+ * slice) holds that window open for milliseconds.  What remains is the
+ * store buffer: x86 may read the TSC before the odd count is visible to
+ * other CPUs, a few cycles, which an smp_mb() would close at about the
+ * price of the clock read itself on every switch.
  */
 static __always_inline void csf_write_begin(__u32 *seq)
 {
