@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: MIT
 #
 # tests/lib.sh - the check helpers of the shell tests, to be sourced.  POSIX

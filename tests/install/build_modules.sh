@@ -119,7 +119,7 @@ for k in $kernels; do
 		continue
 	fi
 	# its facts as k_name, k_release, ... (version is the package's)
-	k_name= k_release= k_kdir= k_moddir=
+	k_name='' k_release='' k_kdir='' k_moddir=''
 	eval "$(sed 's/^/k_/' <<<"$facts")"
 	rel=$k_release kdir=$k_kdir moddir=$k_moddir
 	# where this kernel's modules are built, with our directories visible
@@ -148,6 +148,7 @@ for k in $kernels; do
 		mkdir -p "$work"
 		cp -R "$src/." "$work/"
 		say "dkms.conf's MAKE[0] for $rel"
+		# shellcheck disable=SC2034 # dkms.conf, sourced, reads it
 		if (cd "$work" && kernel_source_dir=$kdir &&
 			. ./dkms.conf && "${in_root[@]}" sh -c "${MAKE[0]}") >"$log" 2>&1 &&
 			[ -f "$work/$built.ko" ]; then

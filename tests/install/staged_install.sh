@@ -19,6 +19,7 @@
 # built with cc $(pkg-config --cflags --libs coarse_stat_fs), with
 # PKG_CONFIG_LIBDIR and PKG_CONFIG_SYSROOT_DIR pointing into STAGE, and run
 # on page-shaped files (tests/tui/mkfakeroot) and with no filesystem.
+# shellcheck disable=SC2154 # the install dirs: declared in a loop below
 set -u
 # a make of our own: not the jobserver or the -w of the make that runs us
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -121,7 +122,7 @@ fi
 check "fstab line for systems without systemd" test -f "$S$docdir/coarse_stat_fs.fstab"
 
 # ---- a program outside the tree --------------------------------------------
-export PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$S$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$S
+export PKG_CONFIG_PATH='' PKG_CONFIG_LIBDIR=$S$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$S
 flags=$(pkg-config --cflags --libs coarse_stat_fs)
 check "pkg-config --cflags --libs coarse_stat_fs: $flags" test -n "$flags"
 cc=${CC:-cc}

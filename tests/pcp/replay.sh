@@ -35,7 +35,7 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/csf-replay.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 1' INT TERM
 # the archive's times shown in UTC; screens compared in English
-TZ=UTC LC_ALL=C.UTF-8 LANGUAGE= TERM=xterm
+TZ=UTC LC_ALL=C.UTF-8 LANGUAGE='' TERM=xterm
 export TZ LC_ALL LANGUAGE TERM
 unset CSFTOP_SCRIPT CSFTOP_SCRIPT_SIZE CSF_ROOT
 A=$W/a
@@ -127,7 +127,6 @@ assert any(float(p["run"]) + float(p["runnable"]) + float(p["sleep"]) > 100
 # ---- 2. screens -------------------------------------------------------------
 # screen N KEYS...: run csftop -a on the script of the KEYS lines, which
 # dump $W/screen-N.txt; compare with replay-N.txt
-screens=0
 screen() {
 	n=$1
 	shift

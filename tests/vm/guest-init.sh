@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash # busybox ash: checked as the POSIX shell it is
 # SPDX-License-Identifier: MIT
 #
 # /init of the test VM; tests/vm/run.sh packs it with /etc/csf-vm.conf.
@@ -22,10 +23,10 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 
-CSF_VM_RUN=test CSF_VM_MODES="mono tsc" CSF_VM_TESTS= CSF_VM_VIRTIO=
+CSF_VM_RUN=test CSF_VM_MODES="mono tsc" CSF_VM_TESTS='' CSF_VM_VIRTIO=''
 CSF_VM_SLOW=1
-CSF_VM_SCRIPTS= CSF_VM_HAVE_KO=yes CSF_VM_INTERACTIVE=no
-CSF_VM_TERM=linux CSF_VM_ROWS= CSF_VM_COLS=
+CSF_VM_SCRIPTS='' CSF_VM_HAVE_KO=yes CSF_VM_INTERACTIVE=no
+CSF_VM_TERM=linux CSF_VM_ROWS='' CSF_VM_COLS=''
 . /etc/csf-vm.conf
 
 ROOT=/sys/fs/coarse_stat_fs
@@ -164,6 +165,7 @@ bench_unload() {
 # medians and every run
 bench_rounds() {
 	r0='' r1='' r2=''
+	# shellcheck disable=SC2034 # i counts the rounds
 	for i in 1 2 3 4 5 6 7 8 9; do
 		r0="$r0 $($1)"
 		bench_load tsc

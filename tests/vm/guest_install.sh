@@ -106,6 +106,7 @@ check "mount -t $type -o $opts $what $where (the unit's [Mount])" \
 	mount -t "$type" -o "$opts" "$what" "$where"
 check "mounted" mounted
 for o in $(echo "$opts" | tr , ' '); do
+	# shellcheck disable=SC1087 # [ ,] is grep's, not an array index
 	check "mount option $o in /proc/mounts" \
 		sh -c "grep ' $where $type ' /proc/mounts | grep -q '[ ,]$o[ ,]'"
 done

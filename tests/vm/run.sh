@@ -333,7 +333,7 @@ summary=()
 # ---- one kernel --------------------------------------------------------------
 kfail() { say "$rel: FAIL: $*"; summary+=("$rel: FAIL ($*)"); }
 run_kernel() {
-	local rel=$1 name= release= vmlinuz= moddir= kdir= slow= append= facts
+	local rel=$1 name='' release='' vmlinuz='' moddir='' kdir='' slow='' append='' facts
 	# A kernel missing from the cache fails the run: the matrix is the point.
 	if ! facts=$("$kernels_cmd" info "$1" 2>&1); then
 		kfail "$facts"
