@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_thread_states - a thread's time lands in the right bucket: running,
- * runnable, sleeping, iowait, blocked; and the buckets add up to the wall
- * time exactly.
+ * runnable, sleeping, iowait, blocked; the buckets add up to the wall time
+ * exactly; and no total read by a monitor goes back at the next read.
  *
  * Tolerances: the guest runs under TCG on a shared 2-core host, so a vCPU
  * can lose its host CPU for a while; in the guest that shows up as the
