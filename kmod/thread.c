@@ -322,10 +322,11 @@ static void csf_tree_join(struct csf_thread *t, struct csf_tree *tree,
 
 /*
  * A member's final totals, in its page's write section that makes it
- * EXITED (the ABI header says why).
+ * EXITED (the ABI header says why).  The exit is stamped inside the tree's
+ * own write: a reader extends a running tree's wall to its clock (csf.h).
  */
 static void csf_tree_exit(struct csf_tree *tree,
-			  const struct csf_thread_page *tp, u64 now)
+			  const struct csf_thread_page *tp)
 {
 	struct csf_tree_totals *tt = csf_tree_begin(tree);
 	int i;
@@ -337,7 +338,7 @@ static void csf_tree_exit(struct csf_tree *tree,
 	tt->wakeups += tp->wakeups;
 	tt->migrations += tp->migrations;
 	tt->nr_exited++;
-	tt->last_exit = now;
+	tt->last_exit = csf_now();
 	csf_tree_end(tree);
 }
 
@@ -1110,7 +1111,7 @@ static void csf_page_exit(struct csf_thread *t, struct task_struct *p)
 
 	csf_state_exit(t->tp, &csf_state_clk, now);
 	if (t->tree)
-		csf_tree_exit(t->tree, t->tp, now);
+		csf_tree_exit(t->tree, t->tp);
 }
 
 /* sched_process_exit: the thread itself, in do_exit(). */

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "coarse_stat_fs.h"
@@ -671,6 +672,62 @@ END_TEST
  * A fork bomb under inherit fills max_threads and no more; the rest are
  * counted as missed, and all is as before once it is gone.
  */
+/*
+ * A tree's wall never goes back from one read to the next, at its end
+ * either: while a member runs it grows with the reader's clock, and once
+ * the last one has exited it is fixed at that exit.  A root pinned to CPU
+ * 0 exits while this thread, on CPU 1, reads the tree between sleeps of
+ * 20 us, each of which under qemu's single-threaded TCG stops CPU 0
+ * wherever it is; so many roots in turn, that some of the reads land
+ * inside the exit.  The exit is stamped inside the tree's write, so no
+ * read before it can have gone further (1 us: mono mode's two clocks).
+ */
+START_TEST(tree_wall_never_goes_back)
+{
+	uint64_t worst = 0, reads = 0;
+	long i, n = 300 / vm_slow();
+	const struct timespec gap = { 0, 20000 };
+
+	vm_pin(1);
+	for (i = 0; i < n; i++) {
+		struct csf_thread_map *root;
+		struct csf_tree tr;
+		uint64_t last = 0;
+		int go[2], status;
+		pid_t pid;
+		char c;
+
+		ck_assert_int_eq(pipe(go), 0);
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			vm_pin(0);
+			close(go[1]);
+			_exit(read(go[0], &c, 1) == 1 ? 0 : 1);
+		}
+		close(go[0]);
+		attach_ok(pid, CSF_ATTACH_INHERIT);
+		ck_assert_int_eq(csf_thread_map(pid, &root), 0);
+		ck_assert_int_eq(write(go[1], "g", 1), 1);
+		close(go[1]);
+		do {
+			ck_assert_int_eq(csf_thread_read_tree(root, &tr), 0);
+			if (tr.wall_ns < last && last - tr.wall_ns > worst)
+				worst = last - tr.wall_ns;
+			last = tr.wall_ns;
+			reads++;
+			nanosleep(&gap, NULL);
+		} while (tr.running);
+		csf_thread_unmap(root);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	vm_note("%ld trees, %llu reads, worst fall of a wall %llu ns", n,
+		(unsigned long long)reads, (unsigned long long)worst);
+	ck_assert_uint_le(worst, 1000);
+}
+END_TEST
+
 START_TEST(inherit_fork_bomb_bounded)
 {
 	struct csf_module_stats st0, st1, st2;
@@ -924,6 +981,7 @@ int main(int argc, char **argv)
 		exec_keeps_registration,
 		inherit_fork_exit_loop,
 		tree_sums_exited_members,
+		tree_wall_never_goes_back,
 		inherit_fork_bomb_bounded,
 		permission_rules,
 		opener_credentials_decide,
