@@ -669,10 +669,6 @@ START_TEST(tree_sums_exited_members)
 END_TEST
 
 /*
- * A fork bomb under inherit fills max_threads and no more; the rest are
- * counted as missed, and all is as before once it is gone.
- */
-/*
  * A tree's wall never goes back from one read to the next, at its end
  * either: while a member runs it grows with the reader's clock, and once
  * the last one has exited it is fixed at that exit.  A root pinned to CPU
@@ -728,6 +724,10 @@ START_TEST(tree_wall_never_goes_back)
 }
 END_TEST
 
+/*
+ * A fork bomb under inherit fills max_threads and no more; the rest are
+ * counted as missed, and all is as before once it is gone.
+ */
 START_TEST(inherit_fork_bomb_bounded)
 {
 	struct csf_module_stats st0, st1, st2;
