@@ -15,6 +15,7 @@
 
 #include <pcp/pmapi.h>
 
+#include "archive_label.h"
 #include "i18n.h"
 #include "metrics.h"
 #include "replay.h"
@@ -196,6 +197,62 @@ static int scan_records(struct replay *r, const struct timespec *from,
 	return 0;
 }
 
+/*
+ * A label's host name and time zone are ASCII text, as pmlogger and
+ * LOGIMPORT(3) write them.  Anything else means the label was damaged,
+ * which no libpcp version refuses on its own: the label's strings are
+ * fixed-size fields, and damage there leaves every record readable.
+ */
+static int label_text(const char *s, size_t size, int may_be_empty)
+{
+	size_t n = strnlen(s, size);
+
+	if (n == size || (!n && !may_be_empty))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+static int label_sane(const pmHighResLogLabel *l)
+{
+	return label_text(l->hostname, sizeof(l->hostname), 0) &&
+	       label_text(l->timezone, sizeof(l->timezone), 1) &&
+	       label_text(l->zoneinfo, sizeof(l->zoneinfo), 1);
+}
+
+/*
+ * The archive's label and end, once the label is known sound: text where
+ * text belongs, and the same in every file of the archive.
+ */
+static int read_label(const char *archive, pmHighResLogLabel *label,
+		      struct timespec *end, char *msg, size_t msglen)
+{
+	char why[512] = "";
+	int err = pmGetHighResArchiveLabel(label);
+
+	if (!err)
+		err = pmGetHighResArchiveEnd(end);
+	if (err < 0) {
+		snprintf(msg, msglen, _("cannot read archive %s: %s"), archive,
+			 pmErrStr(err));
+		return err;
+	}
+	if (!label_sane(label)) {
+		snprintf(msg, msglen, _("cannot read archive %s: its label is "
+			 "damaged (the host name or time zone is not text)"),
+			 archive);
+		return -EILSEQ;
+	}
+	err = archive_labels_agree(archive, why, sizeof(why));
+	if (err)
+		snprintf(msg, msglen, _("cannot read archive %s: it is damaged "
+			 "(the label of %s is not the archive's)"), archive,
+			 why);
+	return err;
+}
+
 int replay_open(struct replay *r, const char *archive, const char *start,
 		const char *finish, unsigned int step_ms, char *msg,
 		size_t msglen)
@@ -228,14 +285,9 @@ int replay_open(struct replay *r, const char *archive, const char *start,
 			 archive, pmErrStr(err));
 		goto fail;
 	}
-	err = pmGetHighResArchiveLabel(&label);
-	if (!err)
-		err = pmGetHighResArchiveEnd(&end);
-	if (err < 0) {
-		snprintf(msg, msglen, _("cannot read archive %s: %s"), archive,
-			 pmErrStr(err));
+	err = read_label(archive, &label, &end, msg, msglen);
+	if (err)
 		goto fail;
-	}
 	r->log_start_ns = ts_ns(&label.start);
 	r->log_end_ns = ts_ns(&end);
 	err = pmParseHighResTimeWindow(start, finish, NULL, NULL, &label.start,

@@ -83,7 +83,20 @@ cp /var/lib/pcp/pmns/root_pmcd "$P/var/pmns/root" || exit 1
 printf 'pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n' > "$PCP_PMCDCONF_PATH"
 # what make install puts in PCP_PMDAS_DIR/csf; the programs as built
 A=$P/var/pmdas/csf
-ln -s "$B/pmda/pmdacsf" "$A/pmdacsf" && ln -s "$B/pmda/.libs/pmda_csf.so" "$A/pmda_csf.so" || exit 1
+ln -s "$B/pmda/.libs/pmda_csf.so" "$A/pmda_csf.so" || exit 1
+# The daemon is copied, with the library it links, into the agent's own
+# directory, which anyone may read: PCP 6.3's pmcd (Debian 13) starts no
+# agent from a directory its pcp user cannot search, which a build tree in
+# a private clone (mktemp -d) is; 6.0's does.
+if [ -x "$B/pmda/.libs/pmdacsf" ]; then
+	mkdir -p "$A/lib" && cp "$B/pmda/.libs/pmdacsf" "$A/pmdacsf.bin" &&
+		cp -P "$B"/lib/.libs/libcoarse_stat_fs.so* "$A/lib/" &&
+		printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' \
+			"$A/lib" "$A/pmdacsf.bin" > "$A/pmdacsf" &&
+		chmod +x "$A/pmdacsf" || exit 1
+else
+	cp "$B/pmda/pmdacsf" "$A/pmdacsf" || exit 1
+fi
 for f in $CSF_PMDA_FILES; do
 	if [ -f "$B/$f" ]; then cp "$B/$f" "$A/"; else cp "$srcdir/$f" "$A/"; fi || exit 1
 done
@@ -127,6 +140,11 @@ installed() {
 check "Install (daemon) into a running pmcd: the metrics appear" installed "$W/install.out"
 check "Install wrote the agent into pmcd.conf" \
 	grep -q "^csf	300	pipe	binary.*$A/pmdacsf -d 300" "$PCP_PMCDCONF_PATH"
+# a user's pages are theirs and root's: an agent of another user would
+# see only the pages of that user
+agent_user() { ps -eo user=,args= | awk '$2 ~ /\/pmdacsf(\.bin)?$/ && $3 == "-d" && $4 == 300 { print $1; exit }'; }
+check "the agent runs as root, as pmdaproc does (got '$(agent_user)')" \
+	test "$(agent_user)" = root
 fetched
 check "pminfo -f csf through pmcd: all $(wc -l < "$W/want") fixture values (missing: $miss)" test -z "$miss"
 

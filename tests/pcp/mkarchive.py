@@ -6,7 +6,10 @@
 # tests/pcp/replay.sh.  Uses PCP's own archive writer (LOGIMPORT(3), the
 # python3-pcp binding), so the archive is as PCP makes them.
 #
-# usage: mkarchive.py ARCHIVE
+# usage: mkarchive.py ARCHIVE [VERSION]
+#
+# VERSION is the archive format, 2 or 3 (default: what this PCP writes
+# by default: 2 up to PCP 6.2, 3 from 6.3 on, as in Debian 13).
 #
 # Ten samples, one second apart from START (2026-12-02 10:00:00 UTC), times
 # in ms, for sample k = 0..9:
@@ -30,9 +33,11 @@ START = 1796205600
 MS = 1000000
 CSF = 300
 
-if len(sys.argv) != 2:
-    sys.exit("usage: mkarchive.py ARCHIVE")
+if len(sys.argv) not in (2, 3):
+    sys.exit("usage: mkarchive.py ARCHIVE [VERSION]")
 log = pmi.pmiLogImport(sys.argv[1])
+if len(sys.argv) == 3:
+    log.pmiSetVersion(int(sys.argv[2]))
 log.pmiSetHostname("replay-fixture")
 log.pmiSetTimezone("UTC")
 ns = log.pmiUnits(0, 1, 0, 0, 0, 0)

@@ -13,8 +13,10 @@
 #    shown, not even as exited), the same as a row per process (H); each
 #    screen dumped must equal
 #    tests/pcp/replay-N.txt (CSFTOP_BLESS=1 writes them).
-# 3. Bad input: truncated, overwritten and empty archive files, a file that
-#    is no archive, a bad time: a message and status 1, never a signal.
+# 3. Bad input, in archives of format 2 and 3 (tests/pcp/spoil.py):
+#    truncated, overwritten and empty archive files, damaged labels, a
+#    file that is no archive, a bad time: a message and status 1, never a
+#    signal.
 #
 # Skips (77) when csftop was built without PCP or python3-pcp is missing.
 # (tests/pcp/daemons.sh replays what pmlogger records from pmdacsf.)
@@ -158,34 +160,53 @@ screen 1 ":dump $W/screen-1.txt" \
 	"H" ":dump $W/screen-14.txt"
 
 # ---- 3. bad input -----------------------------------------------------------
-# bad NAME FILE HOW WANT: a copy of the archive with FILE (0, meta, index)
-# spoilt by HOW (half, ff, 55, empty); csftop -b -a must end with status 1
-# and the message WANT, never by a signal.  (The records are all read when
-# the archive is opened, so a data volume cut short fails there.)
+# bad V NAME FILE HOW WANT: a copy of the archive in format V (2, or 3 as
+# PCP 6.3 on writes by default) with FILE (0, meta, index) spoilt by
+# spoil.py HOW; csftop -b -a must end with status 1 and the message WANT,
+# never by a signal.  spoil.py damages records, or labels, at the same
+# place in either format.  (The records are all read when the archive is
+# opened, so a data volume cut short fails there.)
 bad() {
-	d=$W/bad-$1
+	# (no comma in the name: libpcp takes one for a list of archives)
+	d=$W/bad-$1-$2
 	mkdir -p "$d"
-	cp "$A".0 "$A".meta "$A".index "$d/"
-	f=$d/a.$2
-	case $3 in
-	half) truncate -s $(($(stat -c %s "$f") / 2)) "$f" ;;
-	empty) : > "$f" ;;
-	*) head -c 300 /dev/zero | tr '\0' "\\$(printf '%o' 0x$3)" |
-		dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null ;;
-	esac
+	for f in 0 meta index; do cp "$W/v$1.$f" "$d/a.$f"; done
+	/usr/bin/python3 "$HERE/spoil.py" "$d/a.$3" "$4" ||
+		{ no "format $1, $2: spoil.py $3 $4"; return; }
 	"$CSFTOP" -b -a "$d/a" -o csv > "$d/out" 2> "$d/err"
 	rc=$?
-	check "$1: status 1 and '$4' (got $rc: $(cat "$d/err"))" \
-		sh -c "test $rc = 1 && grep -q '^csftop: .*$4' '$d/err'"
+	check "format $1, $2: status 1 and '$5' (got $rc: $(cat "$d/err"))" \
+		sh -c "test $rc = 1 && grep -q '^csftop: .*$5' '$d/err'"
 }
-bad "data volume cut in half" 0 half "cannot read archive .*: Corrupted record"
-bad "data volume overwritten" 0 ff "cannot read archive .*: Corrupted record"
-bad "metadata overwritten" meta ff "cannot open archive .*: Corrupted record"
-# libpcp itself dies of this one (pmdumplog too): csftop says so
-bad "metadata that kills libpcp" meta 55 "cannot read archive .*: it is corrupt (reading its metadata crashed libpcp)"
-bad "metadata cut in half" meta half "cannot open archive"
-bad "empty metadata" meta empty "cannot open archive .*: Empty archive"
-bad "empty index" index empty "cannot open archive .*: Empty archive"
+for v in 2 3; do
+	/usr/bin/python3 "$HERE/mkarchive.py" "$W/v$v" $v ||
+		{ no "mkarchive.py writes an archive of format $v"; continue; }
+	check "format $v: the archive is of that format" \
+		sh -c "pmdumplog -l '$W/v$v' 2>/dev/null | grep -q 'Log Format Version $v)'"
+	"$CSFTOP" -b -a "$W/v$v" -o csv > "$W/v$v.csv" 2>&1
+	check "format $v: the same samples as the default archive" cmp -s "$W/v$v.csv" "$W/all.csv"
+	bad $v "data volume cut in half" 0 half "cannot read archive .*: Corrupted record"
+	bad $v "data volume overwritten" 0 ff "cannot read archive .*: Corrupted record"
+	bad $v "metadata overwritten" meta ff "cannot open archive .*: Corrupted record"
+	# libpcp itself dies of this one (pmdumplog too): csftop says so
+	bad $v "metadata that kills libpcp" meta 55 "cannot read archive .*: it is corrupt (reading its metadata crashed libpcp)"
+	bad $v "metadata cut in half" meta half "cannot open archive"
+	bad $v "empty metadata" meta empty "cannot open archive .*: Empty archive"
+	bad $v "empty index" index empty "cannot open archive .*: Empty archive"
+	# damage no libpcp refuses: every record stays readable
+	bad $v "the time zone of the data volume overwritten" 0 label-tz "cannot read archive .*: its label is damaged (the host name or time zone is not text)"
+	bad $v "the label of the metadata overwritten" meta label-tz "cannot read archive .*: it is damaged (the label of .*/a.meta is not the archive.s)"
+	bad $v "the label of the index overwritten" index label-tz "cannot read archive .*: it is damaged (the label of .*/a.index is not the archive.s)"
+	# the damage of the tests before: records or labels, by format
+	bad $v "data volume: 300 bytes at 200" 0 at200 "cannot \(open\|read\) archive .*: \(Corrupted record\|its label is damaged\)"
+	bad $v "metadata: 300 bytes at 200" meta at200 "cannot \(open\|read\) archive .*: \(Corrupted record\|it is damaged (the label of .*/a.meta\)"
+done
+mkdir -p "$W/xz"
+for f in 0 meta index; do cp "$A.$f" "$W/xz/a.$f"; done
+xz "$W/xz/a.0"
+"$CSFTOP" -b -a "$W/xz/a" -o csv > "$W/xz.csv" 2>&1
+check "a data volume compressed with xz, as pmlogger_daily leaves them: the same samples" \
+	cmp -s "$W/xz.csv" "$W/all.csv"
 check "no core file left by the probe" sh -c "! ls '$W'/bad-*/core* >/dev/null 2>&1"
 
 "$CSFTOP" -b -a "$W/nothing" > "$W/out" 2> "$W/err"
