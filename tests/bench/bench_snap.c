@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "coarse_stat_fs.h"
-#include "fake_root.h"
+#include "tests/unit/fake_root.h"
 
 static long iterations = 1000000;
 static int proc_fd = -1;

@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "state.h"
+#include "kmod/state.h"
 #include "unit.h"
 
 #define EVENTS 1500000		/* per run: at least a million */
