@@ -27,7 +27,8 @@
 #include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
-#include "view.h"
+#include "select.h"
+#include "text.h"
 
 static const struct {
 	int stat;
@@ -591,7 +592,7 @@ static char *title_line(void)
 	for (int c = 0; c < COL_NR; c++) {
 		const struct column *col = &columns[c];
 		const char *title = col_title((enum col)c);
-		int pad = col->batch_width - view_width(title);
+		int pad = col->batch_width - text_width(title);
 		int right = col->align == ALIGN_RIGHT;
 
 		if (!col->batch_width)
@@ -691,7 +692,7 @@ int batch_print(FILE *out, const struct model *m,
 	}
 	if (model_idx_reserve(&b->idx, &b->idx_cap, s->nrows))
 		return -ENOMEM;
-	n = model_select(s, o->filter, o->sort_col, o->sort_desc, b->idx);
+	n = select_rows(s, o->filter, o->sort_col, o->sort_desc, b->idx);
 	b->len = 0;
 	b->oom = 0;
 	switch (o->format) {

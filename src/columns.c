@@ -10,7 +10,6 @@
 #include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
-#include "view.h"
 
 /* --- values --------------------------------------------------------- */
 
@@ -340,13 +339,13 @@ const char *col_state_name(unsigned int st)
  * and gone before exited.
  */
 static const struct mark marks[] = {
-	{ ROW_APPEARED, '+', "appeared", CP_APPEARED },
-	{ ROW_GONE, '-', "gone", CP_EXITED },
-	{ ROW_EXITED, 'x', "exited", CP_EXITED },
-	{ ROW_CHANGED, '*', "changed", CP_CHANGED },
-	{ ROW_NEW, '+', "new", CP_APPEARED },
+	{ ROW_APPEARED, '+', "appeared", MARK_NEW },
+	{ ROW_GONE, '-', "gone", MARK_ENDED },
+	{ ROW_EXITED, 'x', "exited", MARK_ENDED },
+	{ ROW_CHANGED, '*', "changed", MARK_CHANGED },
+	{ ROW_NEW, '+', "new", MARK_NEW },
 };
-static const struct mark no_mark = { 0, ' ', "", 0 };
+static const struct mark no_mark = { 0, ' ', "", MARK_PLAIN };
 
 const struct mark *mark_of(const struct screen *s, const struct row *r)
 {

@@ -19,6 +19,7 @@
 
 #include "fmt.h"
 #include "i18n.h"
+#include "text.h"
 #include "view.h"
 
 struct segment {
@@ -115,9 +116,9 @@ static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 	if (bar > pos)
 		mvhline(y, start + pos, ' ', bar - pos);
 	snprintf(pct, sizeof(pct), "%s%%", FMT_STR(num, fmt_pct, c->busy));
-	if (view_width(pct) < bar) {
+	if (text_width(pct) < bar) {
 		attrset(A_BOLD);
-		view_put(y, start + bar - view_width(pct), view_width(pct),
+		view_put(y, start + bar - text_width(pct), text_width(pct),
 			 pct, 1);
 		attrset(A_NORMAL);
 	}
@@ -142,8 +143,8 @@ int meters_draw(const struct ui *ui, const struct screen *s, int y)
 			/* more CPUs than fit: say so instead of hiding it */
 			snprintf(more, sizeof(more), _("(+%u CPUs)"),
 				 s->ncpus - i);
-			view_put(y + rows - 1, COLS - view_width(more),
-				 view_width(more), more, 1);
+			view_put(y + rows - 1, COLS - text_width(more),
+				 text_width(more), more, 1);
 			break;
 		}
 		draw_meter(ui, &s->cpus[i], i, y + row, col * w,

@@ -17,6 +17,8 @@
 #include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
+#include "select.h"
+#include "text.h"
 #include "view.h"
 
 /*
@@ -119,62 +121,6 @@ static attr_t pair(const struct ui *ui, int p)
 
 /* --- text in cells -------------------------------------------------- */
 
-/*
- * Decode UTF-8 into @out, replacing what cannot be shown (invalid bytes,
- * control characters) by '?': a thread name is whatever bytes the program
- * gave prctl(), and must not move the cursor.
- */
-static size_t decode(const char *s, wchar_t *out, size_t max)
-{
-	mbstate_t st;
-	size_t n = 0, len = strlen(s);
-
-	memset(&st, 0, sizeof(st));
-	while (len && n < max) {
-		/* printable ASCII, most of what is shown, is itself */
-		wchar_t wc = (unsigned char)*s;
-		size_t r = wc >= 0x20 && wc < 0x7f ? 1 :
-			   mbrtowc(&wc, s, len, &st);
-
-		if (r == (size_t)-1 || r == (size_t)-2) {
-			wc = L'?';
-			r = 1;
-			memset(&st, 0, sizeof(st));
-		} else if (r == 0) {
-			break;
-		}
-		if (!iswprint((wint_t)wc))
-			wc = L'?';
-		out[n++] = wc;
-		s += r;
-		len -= r;
-	}
-	return n;
-}
-
-int view_width(const char *s)
-{
-	wchar_t w[256];
-	size_t n = decode(s, w, 256);
-	int width = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int cw = wcwidth(w[i]);
-
-		width += cw > 0 ? cw : 0;
-	}
-	return width;
-}
-
-/* Whether @s is printable ASCII only: one byte, one cell. */
-static int plain_ascii(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < 0x20 || s[i] > 0x7e)
-			return 0;
-	return 1;
-}
-
 void view_put(int y, int x, int w, const char *s, int right)
 {
 	wchar_t in[256], out[300];
@@ -187,7 +133,7 @@ void view_put(int y, int x, int w, const char *s, int right)
 	 * Most text is ASCII: put it as chtypes in one call, where
 	 * addnwstr() decodes, measures and places each character on its own.
 	 */
-	if (len <= ROW_CELLS && plain_ascii(s, len)) {
+	if (len <= ROW_CELLS && text_is_ascii(s, len)) {
 		chtype line[ROW_CELLS], a = (chtype)getattrs(stdscr);
 		int c = (int)len < w ? (int)len : w;
 
@@ -199,7 +145,7 @@ void view_put(int y, int x, int w, const char *s, int right)
 			mvaddchnstr(y, right ? x + w - c : x, line, c);
 		return;
 	}
-	n = decode(s, in, 256);
+	n = text_decode(s, in, 256);
 	for (size_t i = 0; i < n; i++) {
 		int cw = wcwidth(in[i]);
 
@@ -347,7 +293,7 @@ static int unfold(struct ui *ui)
 		sub = *s;
 		sub.rows = s->rows + first;
 		sub.nrows = (size_t)k;
-		k = (long)model_select(&sub, NULL, ui->sort_col, ui->sort_desc,
+		k = (long)select_rows(&sub, NULL, ui->sort_col, ui->sort_desc,
 				       ui->fold_idx + n);
 		for (long j = 0; j < k; j++)
 			ui->fold_idx[n + (size_t)j] += first;
@@ -378,7 +324,7 @@ int view_select(struct ui *ui)
 	}
 	if (model_idx_reserve(&ui->idx, &ui->idx_cap, s->nrows))
 		return -1;
-	ui->nidx = model_select(s, &ui->filter, ui->sort_col, ui->sort_desc,
+	ui->nidx = select_rows(s, &ui->filter, ui->sort_col, ui->sort_desc,
 				ui->idx);
 	if (ui->processes && ui->nunfolded && unfold(ui))
 		return -1;
@@ -444,8 +390,8 @@ static int value_width(enum col c)
 	if (columns[c].width)
 		return columns[c].width;
 	for (unsigned int st = 0; st <= CSF_STATE_EXITED; st++)
-		if (view_width(col_state_name(st)) > w)
-			w = view_width(col_state_name(st));
+		if (text_width(col_state_name(st)) > w)
+			w = text_width(col_state_name(st));
 	return w;
 }
 
@@ -455,7 +401,7 @@ static void layout(struct ui *ui, int cols)
 	int width[COL_NR], used = 2;	/* the mark column and a space */
 
 	for (int c = 0; c < COL_NR; c++) {
-		int t = view_width(col_title((enum col)c));
+		int t = text_width(col_title((enum col)c));
 
 		width[c] = value_width((enum col)c);
 		if (t > width[c])
@@ -522,7 +468,7 @@ static void draw_row(const struct ui *ui, const struct screen *s,
 		if (!ui->col_shown[c] || x >= cols)
 			continue;
 		n = (int)cell(r, c, t, &text);
-		if (!plain_ascii(text, (size_t)n)) {
+		if (!text_is_ascii(text, (size_t)n)) {
 			wide[nwide++] = c;
 			continue;
 		}
@@ -575,13 +521,17 @@ static void draw_row(const struct ui *ui, const struct screen *s,
 static attr_t row_attr(const struct ui *ui, const struct screen *s,
 		       const struct row *r)
 {
-	const struct mark *mk = mark_of(s, r);
+	static const int color[] = {
+		[MARK_NEW] = CP_APPEARED, [MARK_ENDED] = CP_EXITED,
+		[MARK_CHANGED] = CP_CHANGED,
+	};
+	enum mark_role role = mark_of(s, r)->role;
 
-	if (!mk->color)
+	if (role == MARK_PLAIN)
 		return A_NORMAL;
 	/* without colours, exited rows are dimmed instead */
-	return pair(ui, mk->color) |
-	       (!ui->colors && mk->color == CP_EXITED ? A_DIM : 0);
+	return pair(ui, color[role]) |
+	       (!ui->colors && role == MARK_ENDED ? A_DIM : 0);
 }
 
 static void draw_titles(struct ui *ui, int y)
@@ -607,7 +557,7 @@ static void draw_titles(struct ui *ui, int y)
 
 static void draw_centered(int y, const char *text)
 {
-	int w = view_width(text);
+	int w = text_width(text);
 	int x = w < COLS ? (COLS - w) / 2 : 0;
 
 	view_put(y, x, COLS - x, text, 0);
@@ -731,15 +681,15 @@ static void draw_mode(struct ui *ui, const struct screen *s, int y)
 	clrtoeol();
 	attrset(m->mode == MODE_LIVE ? A_BOLD :
 		pair(ui, CP_MODE) | (ui->colors ? 0 : A_REVERSE));
-	view_put(y, 0, view_width(mode) + 2 < COLS ? view_width(mode) + 2 :
+	view_put(y, 0, text_width(mode) + 2 < COLS ? text_width(mode) + 2 :
 		 COLS, mode, 0);
 	attrset(A_NORMAL);
-	x = view_width(mode) + 3;
+	x = text_width(mode) + 3;
 	snprintf(sort, sizeof(sort), ui->sort_desc ? _("Sort: %s desc") :
 		 _("Sort: %s asc"), col_title(ui->sort_col));
 	if (x < COLS)
 		view_put(y, x, COLS - x, sort, 0);
-	x += view_width(sort) + 2;
+	x += text_width(sort) + 2;
 	if (filter_active(&ui->filter) && x < COLS) {
 		char f[200];
 
@@ -747,7 +697,7 @@ static void draw_mode(struct ui *ui, const struct screen *s, int y)
 		attrset(A_BOLD);
 		view_put(y, x, COLS - x, f, 0);
 		attrset(A_NORMAL);
-		x += view_width(f) + 2;
+		x += text_width(f) + 2;
 	}
 	if (ui->msg[0] && x < COLS)
 		view_put(y, x, COLS - x, ui->msg, 0);
@@ -781,12 +731,12 @@ static void draw_footer(struct ui *ui, int y)
 		if (view_edit_text(ui, text, sizeof(text)))
 			text[0] = '\0';
 		attrset(pair(ui, CP_LABEL) | (ui->colors ? 0 : A_REVERSE));
-		w = view_width(label);
+		w = text_width(label);
 		view_put(y, 0, w < COLS ? w : COLS, label, 0);
 		attrset(A_NORMAL);
 		if (w < COLS)
 			view_put(y, w, COLS - w, text, 0);
-		move(y, w + view_width(text) < COLS ? w + view_width(text) :
+		move(y, w + text_width(text) < COLS ? w + text_width(text) :
 		     COLS - 1);
 		return;
 	}
@@ -795,7 +745,7 @@ static void draw_footer(struct ui *ui, int y)
 		static const char *labels[sizeof(hints) / sizeof(hints[0])];
 		const char *label = labels[i] ? labels[i] :
 				    (labels[i] = _(hints[i].label));
-		int kw = view_width(hints[i].key), lw = view_width(label);
+		int kw = text_width(hints[i].key), lw = text_width(label);
 
 		if (x + kw + lw + 1 > COLS)
 			break;
@@ -888,8 +838,8 @@ static void draw_help(struct ui *ui)
 			       "goes, from the coarse_stat_fs pages"), 0);
 	attrset(A_NORMAL);
 	for (int i = 0; i < n; i++)
-		if (view_width(lines[i][0]) > kw)
-			kw = view_width(lines[i][0]);
+		if (text_width(lines[i][0]) > kw)
+			kw = text_width(lines[i][0]);
 	view_help_scroll(ui, 0);
 	for (int i = ui->help_top; i < n && y < LINES - 1; i++, y++) {
 		if (!lines[i][0][0]) {
@@ -914,8 +864,8 @@ static void draw_sort_menu(struct ui *ui, int y0)
 	int w = 0, lines = LINES - y0 - 1, first = 0;
 
 	for (int c = 0; c < COL_NR; c++)
-		if (view_width(col_title((enum col)c)) > w)
-			w = view_width(col_title((enum col)c));
+		if (text_width(col_title((enum col)c)) > w)
+			w = text_width(col_title((enum col)c));
 	w += 2;
 	attrset(pair(ui, CP_TITLE) | (ui->colors ? 0 : A_REVERSE));
 	view_put(y0, 0, w, _("Sort by"), 0);
@@ -1053,16 +1003,16 @@ static void detail_bucket(const struct ui *ui, const struct csf_hist *h,
 		 FMT_STR(hi, fmt_dur, CSF_HIST_UPPER_NS(b)) : "...",
 		 (unsigned long long)n);
 	view_put(y, 0, COLS, head, 0);
-	w = COLS - view_width(head) - 1;
+	w = COLS - text_width(head) - 1;
 	if (w < 1)
 		return;
 	bar = most ? (int)((n * (uint64_t)w + most - 1) / most) : 0;
 	if (bar > w)
 		bar = w;
 	if (bar)
-		mvhline(y, view_width(head), '*' |
+		mvhline(y, text_width(head), '*' |
 			(chtype)pair(ui, CP_BAR + st), bar);
-	mvaddch(y, view_width(head) + w, '|');
+	mvaddch(y, text_width(head) + w, '|');
 }
 
 static void draw_detail(struct ui *ui)

@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <wchar.h>
 
+#include "columns.h"
 #include "model.h"
+#include "select.h"
 
 /* Smallest terminal csftop draws in; below it says so and waits. */
 #define VIEW_MIN_COLS	50
@@ -130,7 +132,5 @@ enum {
 
 /* Put @s at (@y, @x) in exactly @w cells (UTF-8 aware); @right aligns. */
 void view_put(int y, int x, int w, const char *s, int right);
-/* Display width of a UTF-8 string. */
-int view_width(const char *s);
 
 #endif /* CSFTOP_VIEW_H */

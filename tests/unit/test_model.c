@@ -21,6 +21,7 @@
 #include "src/columns.h"
 #include "src/fmt.h"
 #include "src/model.h"
+#include "src/select.h"
 #include "unit.h"
 
 #define MS 1000000ull
@@ -208,7 +209,7 @@ START_TEST(test_sort_every_column_both_ways)
 		enum col col = (enum col)(k / 2);
 		int desc = k % 2;
 
-		n = model_select(s, NULL, col, desc, idx);
+		n = select_rows(s, NULL, col, desc, idx);
 		ck_assert_uint_eq(n, NSORT);
 		for (size_t i = 1; i < n; i++) {
 			int c = cmp_col(&s->rows[idx[i - 1]], &s->rows[idx[i]],
@@ -222,7 +223,7 @@ START_TEST(test_sort_every_column_both_ways)
 					      columns[col].key, i - 1, i);
 		}
 		/* the other direction is the exact reverse */
-		ck_assert_uint_eq(model_select(s, NULL, col, !desc, rev), NSORT);
+		ck_assert_uint_eq(select_rows(s, NULL, col, !desc, rev), NSORT);
 		for (size_t i = 0; i < n; i++)
 			ck_assert_uint_eq(idx[i], rev[n - 1 - i]);
 	}
@@ -246,7 +247,7 @@ START_TEST(test_sort_ties_broken_by_tid)
 
 	model_init(&m, ident);
 	ck_assert_int_eq(model_sample(&m, s, NULL, 3, NULL, 0, 0), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), NULL, COL_COMM, 1,
+	ck_assert_uint_eq(select_rows(model_shown(&m), NULL, COL_COMM, 1,
 				       idx), 3);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 10);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[2]].snap.tid, 30);
@@ -256,7 +257,7 @@ END_TEST
 
 /*
  * Many rows, values spread over every byte of the keys and full of ties:
- * model_select() must give exactly the order of a comparison sort on
+ * select_rows() must give exactly the order of a comparison sort on
  * the exact values with ties by ascending TID, on every numeric column, both
  * ways, and also on a screen whose rows are not in TID order.
  */
@@ -286,7 +287,7 @@ static void check_order(const struct screen *s, enum col col, int desc)
 {
 	static size_t idx[NMANY];
 	static const struct row *ref[NMANY];
-	size_t n = model_select(s, NULL, col, desc, idx);
+	size_t n = select_rows(s, NULL, col, desc, idx);
 
 	ck_assert_uint_eq(n, s->nrows);
 	for (size_t i = 0; i < n; i++)
@@ -374,7 +375,7 @@ START_TEST(test_filter_by_pid_and_tid)
 	/* pid 47 is thread 107's process; 114 is a tid */
 	ck_assert_int_eq(filter_set(&f, "47,114"), 0);
 	ck_assert(filter_active(&f));
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+	ck_assert_uint_eq(select_rows(model_shown(&m), &f, COL_TID, 0, idx),
 			  2);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 107);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[1]].snap.tid, 114);
@@ -391,18 +392,18 @@ START_TEST(test_filter_by_name_substring)
 	build_sort_model(&m);
 	/* case-insensitive, like htop's filter */
 	ck_assert_int_eq(filter_set(&f, "ALP"), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+	ck_assert_uint_eq(select_rows(model_shown(&m), &f, COL_TID, 0, idx),
 			  1);
 	ck_assert_str_eq(model_shown(&m)->rows[idx[0]].snap.comm, "alpha");
 	ck_assert_int_eq(filter_set(&f, "a"), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+	ck_assert_uint_eq(select_rows(model_shown(&m), &f, COL_TID, 0, idx),
 			  4);
 	ck_assert_int_eq(filter_set(&f, "zz"), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+	ck_assert_uint_eq(select_rows(model_shown(&m), &f, COL_TID, 0, idx),
 			  0);
 	ck_assert_int_eq(filter_set(&f, ""), 0);
 	ck_assert(!filter_active(&f));
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
+	ck_assert_uint_eq(select_rows(model_shown(&m), &f, COL_TID, 0, idx),
 			  NSORT);
 	model_free(&m);
 }
@@ -779,13 +780,13 @@ START_TEST(test_diff_sortable_and_filterable)
 
 	build_diff(&m);
 	s = model_shown(&m);
-	n = model_select(s, NULL, COL_RUN_TOTAL, 1, idx);
+	n = select_rows(s, NULL, COL_RUN_TOTAL, 1, idx);
 	ck_assert_uint_eq(n, 4);
 	/* newbie ran 1 s inside A..B, busy 0.5 s */
 	ck_assert_uint_eq(s->rows[idx[0]].snap.tid, 4);
 	ck_assert_uint_eq(s->rows[idx[1]].snap.tid, 1);
 	ck_assert_int_eq(filter_set(&f, "lea"), 0);
-	n = model_select(s, &f, COL_RUN_TOTAL, 1, idx);
+	n = select_rows(s, &f, COL_RUN_TOTAL, 1, idx);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_uint_eq(s->rows[idx[0]].snap.tid, 3);
 	model_free(&m);
