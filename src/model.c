@@ -339,9 +339,9 @@ static int same_incarnation(const struct csf_snap *a, const struct csf_snap *b)
 }
 
 /*
- * The steady case, once per thread and frame: every field is assigned, none
- * cleared first.  A memset of the row here was half of model_sample's time
- * (rep stosq of 264 bytes, 1,000 times a frame).
+ * The steady case, once per thread and frame: every field is assigned,
+ * none cleared first, for a row is large and this runs for every thread
+ * of every frame.
  */
 static void row_next(struct model *m, struct row *r, const struct row *old,
 		     const struct csf_snap *c)
@@ -358,8 +358,7 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
 	 * A row marked exited because its thread was missing from a sample
 	 * (the library gave up on a page stuck mid-update, -EAGAIN) is alive
 	 * again when the same registration reads live: otherwise it would
-	 * vanish after linger_ns while still running (found by
-	 * tests/fuzz/fuzz_model_merge).
+	 * vanish after linger_ns while still running.
 	 */
 	r->flags = c->state == CSF_STATE_EXITED ? old->flags & ROW_EXITED : 0;
 	r->exited_at_ns = r->flags ? old->exited_at_ns : 0;
@@ -376,7 +375,7 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
  * look-back per row would be quadratic and a sort n log n.  The set lives
  * in the model, so a frame does not allocate it.  Without memory for it
  * the process count is 0 rather than the frame failing.  (tgid 0 is no
- * real process, but is counted once like any other, as before.)
+ * real process, but is counted once like any other.)
  */
 static void count_live(struct model *m, struct screen *s)
 {
@@ -497,6 +496,63 @@ static int cpus_compute(struct model *m, struct screen *dst,
 
 /* --- sampling ------------------------------------------------------- */
 
+/*
+ * The sample's snapshots in tid order, in m->in: 0, or -ENOMEM.  The
+ * sampler reads in tid order already: only what is not is sorted.
+ */
+static int input_by_tid(struct model *m, const struct csf_snap *snaps,
+			size_t n)
+{
+	const struct csf_snap **in;
+	int sorted = 1;
+
+	if (m->in_cap < n) {
+		in = realloc(m->in, n * sizeof(*in));
+		if (!in)
+			return -ENOMEM;
+		m->in = in;
+		m->in_cap = n;
+	}
+	in = m->in;
+	for (size_t k = 0; k < n; k++) {
+		in[k] = &snaps[k];
+		if (k && snaps[k].tid < snaps[k - 1].tid)
+			sorted = 0;
+	}
+	if (!sorted)
+		qsort(in, n, sizeof(*in), cmp_snap_ptr_tid);
+	return 0;
+}
+
+/* @r's thread is seen exited at @now_ns, unless it was already. */
+static void mark_exited(struct row *r, uint64_t now_ns)
+{
+	if (!(r->flags & ROW_EXITED)) {
+		r->flags |= ROW_EXITED;
+		r->exited_at_ns = now_ns;
+	}
+}
+
+/* @r from @o, whose thread is gone from the sample: exited and unmapped. */
+static void row_gone(struct row *r, const struct row *o, uint64_t interval_ns,
+		     uint64_t now_ns)
+{
+	*r = *o;
+	memset(r->delta_ns, 0, sizeof(r->delta_ns));
+	r->d_nvcsw = r->d_nivcsw = 0;
+	waits_none(r);
+	r->interval_ns = interval_ns;
+	r->flags &= ~ROW_NEW;
+	mark_exited(r, now_ns);
+}
+
+/* Whether @r's thread exited long enough ago for its row to go. */
+static int lingered(const struct model *m, const struct row *r,
+		    uint64_t now_ns)
+{
+	return (r->flags & ROW_EXITED) && now_ns - r->exited_at_ns >= m->linger_ns;
+}
+
 int model_sample(struct model *m, const struct csf_snap *snaps,
 		 const struct csf_hist *const *hists, size_t n,
 		 const struct csf_cpu_snap *cpus, unsigned int ncpus,
@@ -507,32 +563,19 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 	const struct csf_snap **in;
 	unsigned int seq = old->seq + 1;
 	size_t i = 0, j = 0;
-	int sorted = 1;
 
 	/* the spare's arrays, emptied: a steady frame allocates nothing */
 	memset(&m->spare, 0, sizeof(m->spare));
 	next.kind = SCREEN_LIVE;
 	next.nrows = 0;
-	if (m->in_cap < n) {
-		in = realloc(m->in, n * sizeof(*in));
-		if (!in)
-			goto fail;
-		m->in = in;
-		m->in_cap = n;
+	/* before the merge, which frees and fills slots: nothing fails after */
+	if (input_by_tid(m, snaps, n) || screen_reserve(&next, n + old->nrows) ||
+	    cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus)) {
+		/* keep the arrays for next time; the live screen is unchanged */
+		m->spare = next;
+		return -ENOMEM;
 	}
 	in = m->in;
-	for (size_t k = 0; k < n; k++) {
-		in[k] = &snaps[k];
-		if (k && snaps[k].tid < snaps[k - 1].tid)
-			sorted = 0;
-	}
-	/* the sampler reads in tid order already: sort only what is not */
-	if (!sorted)
-		qsort(in, n, sizeof(*in), cmp_snap_ptr_tid);
-	/* before the merge, which frees and fills slots: nothing fails after */
-	if (screen_reserve(&next, n + old->nrows) ||
-	    cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus))
-		goto fail;
 
 	/* merge the old rows and the new samples, both sorted by tid */
 	while (i < old->nrows || j < n) {
@@ -549,24 +592,13 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 			row_first(m, r, c);
 			j++;
 		} else if (!c || o->snap.tid < c->tid) {
-			/* gone from the sample: exited and unmapped */
 			i++;
-			if ((o->flags & ROW_EXITED) &&
-			    now_ns - o->exited_at_ns >= m->linger_ns) {
+			if (lingered(m, o, now_ns)) {
 				slot_free(m, o->hist);
 				continue;
 			}
-			*r = *o;
-			memset(r->delta_ns, 0, sizeof(r->delta_ns));
-			r->d_nvcsw = r->d_nivcsw = 0;
-			waits_none(r);
-			r->interval_ns = now_ns > old->taken_ns ?
-					 now_ns - old->taken_ns : 0;
-			r->flags &= ~ROW_NEW;
-			if (!(r->flags & ROW_EXITED)) {
-				r->flags |= ROW_EXITED;
-				r->exited_at_ns = now_ns;
-			}
+			row_gone(r, o, now_ns > old->taken_ns ?
+				 now_ns - old->taken_ns : 0, now_ns);
 			c = NULL;
 		} else {
 			if (same_incarnation(&o->snap, c)) {
@@ -580,13 +612,9 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 		}
 		if (c && hists && hists[c - snaps])
 			row_hist_read(m, r, hists[c - snaps], seq);
-		if (r->snap.state == CSF_STATE_EXITED &&
-		    !(r->flags & ROW_EXITED)) {
-			r->flags |= ROW_EXITED;
-			r->exited_at_ns = now_ns;
-		}
-		if ((r->flags & ROW_EXITED) &&
-		    now_ns - r->exited_at_ns >= m->linger_ns) {
+		if (r->snap.state == CSF_STATE_EXITED)
+			mark_exited(r, now_ns);
+		if (lingered(m, r, now_ns)) {
 			slot_free(m, r->hist);
 			continue;
 		}
@@ -602,11 +630,6 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 	m->spare = m->live;
 	m->live = next;
 	return 0;
-
-fail:
-	/* keep the arrays for next time; the live screen is unchanged */
-	m->spare = next;
-	return -ENOMEM;
 }
 
 /* --- freeze and diff ------------------------------------------------ */
