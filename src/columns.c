@@ -167,7 +167,7 @@ static char *render_task(char *e, const struct row *r,
 
 /* --- the table ------------------------------------------------------ */
 
-/* -b text gives every number but CPU seven characters, as it always has */
+/* -b text gives every number but CPU seven characters, a fixed grid */
 #define BATCH_W 7
 
 #define ID(k, t, h, w, prio, fn)					\
@@ -190,9 +190,8 @@ static char *render_task(char *e, const struct row *r,
 	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
 	  .ratio = fn, .render = render_rate }
 /*
- * The waits are not in -b text, whose rows they would make 70 cells
- * wider and a third dearer (its CPU ceiling is in the README); CSV and
- * JSON have them.
+ * The waits are not in -b text, whose rows they would make much wider
+ * and dearer; CSV and JSON have them.
  */
 #define WAIT(k, t, h, prio, fn)						\
 	{ .key = k, .title = t, .help = h, .kind = COL_KIND_NS,		\

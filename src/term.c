@@ -101,7 +101,7 @@ static int term_open(struct tui_driver *d)
 }
 
 /*
- * The terminal hung up and no SIGHUP came (under strace, seen): every read
+ * The terminal hung up and no SIGHUP came (as under strace): every read
  * then ends at once with nothing, and drawing on would spin on a dead
  * terminal at full speed.
  */
