@@ -142,7 +142,7 @@ const char *col_state_name(unsigned int state);
 
 /*
  * What a mark says of its row, for the screen to show in a colour of its
- * choosing (view.c).
+ * choosing (table.c).
  */
 enum mark_role {
 	MARK_PLAIN,		/* nothing happened */

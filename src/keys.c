@@ -22,33 +22,23 @@ static const unsigned int interval_steps[] = {
 };
 #define NSTEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
 
-/* --- the table ------------------------------------------------------ */
+/* --- what the keys do ---------------------------------------------- */
 
-static int quit(struct tui *t, wint_t ch)
+/* How far a scroll or a move goes, besides a number of lines: */
+#define PAGE	100000		/* what is shown */
+#define ALL	200000		/* to the end */
+
+static int quit(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	t->quit = 1;
 	return 1;
 }
 
-static int open_help(struct tui *t, wint_t ch)
+/* Open overlay @arg. */
+static int open_overlay(struct tui *t, int arg)
 {
-	(void)ch;
-	ui_open(&t->ui, OVERLAY_HELP);
-	return 1;
-}
-
-static int open_sort_menu(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_open(&t->ui, OVERLAY_SORT);
-	return 1;
-}
-
-static int open_filter(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_open(&t->ui, OVERLAY_FILTER);
+	ui_open(&t->ui, (enum ui_overlay)arg);
 	return 1;
 }
 
@@ -58,23 +48,16 @@ static void set_sort(struct tui *t, int col)
 	tui_refresh_view(t);
 }
 
-static int sort_prev(struct tui *t, wint_t ch)
+/* Sort on the column @arg (-1 or 1) away. */
+static int sort_step(struct tui *t, int arg)
 {
-	(void)ch;
-	set_sort(t, ((int)t->ui.sort_col + COL_NR - 1) % COL_NR);
+	set_sort(t, ((int)t->ui.sort_col + COL_NR + arg) % COL_NR);
 	return 1;
 }
 
-static int sort_next(struct tui *t, wint_t ch)
+static int invert(struct tui *t, int arg)
 {
-	(void)ch;
-	set_sort(t, ((int)t->ui.sort_col + 1) % COL_NR);
-	return 1;
-}
-
-static int invert(struct tui *t, wint_t ch)
-{
-	(void)ch;
+	(void)arg;
 	t->ui.sort_desc = !t->ui.sort_desc;
 	tui_refresh_view(t);
 	return 1;
@@ -98,26 +81,27 @@ void tui_click(struct tui *t, int x, int y)
 	ui_row_at(&t->ui, y);
 }
 
-static int click(struct tui *t, wint_t ch)
+static int click(struct tui *t, int arg)
 {
 	MEVENT ev;
 
-	(void)ch;
+	(void)arg;
 	if (getmouse(&ev) == OK &&
 	    (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
 		tui_click(t, ev.x, ev.y);
 	return 1;
 }
 
-static int freeze(struct tui *t, wint_t ch)
+static int freeze(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	if (t->model.mode == MODE_LIVE) {
 		if (model_freeze(&t->model)) {
 			t->error = -ENOMEM;
 			return 1;
 		}
-		ui_message(&t->ui, "%s", _("Frozen as A: z live, d diff later"));
+		ui_message(&t->ui, "%s",
+			   _("Frozen as A: z live, d diff later"));
 	} else {
 		model_live(&t->model);
 		ui_message(&t->ui, "%s", _("Live"));
@@ -126,11 +110,11 @@ static int freeze(struct tui *t, wint_t ch)
 	return 1;
 }
 
-static int diff(struct tui *t, wint_t ch)
+static int diff(struct tui *t, int arg)
 {
 	int r = model_diff(&t->model);
 
-	(void)ch;
+	(void)arg;
 	if (r < 0) {
 		t->error = r;
 		return 1;
@@ -143,9 +127,9 @@ static int diff(struct tui *t, wint_t ch)
 	return 1;
 }
 
-static int live(struct tui *t, wint_t ch)
+static int live(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	if (t->model.mode != MODE_LIVE) {
 		model_live(&t->model);
 		ui_message(&t->ui, "%s", _("Live"));
@@ -154,18 +138,18 @@ static int live(struct tui *t, wint_t ch)
 	return 1;
 }
 
-static int processes(struct tui *t, wint_t ch)
+static int processes(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	ui_toggle_processes(&t->ui);
 	tui_refresh_view(t);
 	return 1;
 }
 
 /* Enter on a process: its threads shown or hidden. */
-static int fold(struct tui *t, wint_t ch)
+static int fold(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	if (ui_toggle_fold(&t->ui))
 		return 0;
 	tui_refresh_view(t);
@@ -173,20 +157,21 @@ static int fold(struct tui *t, wint_t ch)
 }
 
 /* Enter on a thread: its waits. */
-static int waits(struct tui *t, wint_t ch)
+static int waits(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	if (ui_detail_open(&t->ui))
 		ui_message(&t->ui, "%s", _("No thread selected"));
 	return 1;
 }
 
-static void set_interval(struct tui *t, int faster)
+/* The next interval of interval_steps[] down (@arg -1) or up (1). */
+static int interval_step(struct tui *t, int arg)
 {
 	unsigned int cur = t->ui.interval_ms, next = cur;
 	char buf[FMT_BUFSZ];
 
-	if (faster) {
+	if (arg < 0) {
 		for (size_t i = NSTEPS; i-- > 0;)
 			if (interval_steps[i] < cur) {
 				next = interval_steps[i];
@@ -203,216 +188,113 @@ static void set_interval(struct tui *t, int faster)
 	t->next_ns = tui_now(t) + (uint64_t)next * 1000000;
 	ui_message(&t->ui, _("Interval: %s"),
 		   FMT_STR(buf, fmt_interval, (uint64_t)next * 1000000));
-}
-
-static int longer(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	set_interval(t, 0);
 	return 1;
 }
 
-static int shorter(struct tui *t, wint_t ch)
+/* A replay's own key @arg, when replaying. */
+static int replay(struct tui *t, int arg)
 {
-	(void)ch;
-	set_interval(t, 1);
+	return tui_replay_key(t, (wint_t)arg);
+}
+
+/* A key @arg only a replay has. */
+static int replay_only(struct tui *t, int arg)
+{
+	if (!tui_replay_key(t, (wint_t)arg))
+		ui_message(&t->ui, "%s",
+			   _("Only when replaying an archive (-a)"));
 	return 1;
 }
 
-/* A replay's own key, when replaying. */
-static int replay(struct tui *t, wint_t ch)
+static int open_goto(struct tui *t, int arg)
 {
-	return tui_replay_key(t, ch);
-}
-
-/* A key only a replay has. */
-static int replay_only(struct tui *t, wint_t ch)
-{
-	if (!tui_replay_key(t, ch))
-		ui_message(&t->ui, "%s", _("Only when replaying an archive (-a)"));
-	return 1;
-}
-
-static int open_goto(struct tui *t, wint_t ch)
-{
-	(void)ch;
 	if (!t->rp)
-		return replay_only(t, ch);
+		return replay_only(t, arg);
 	ui_open(&t->ui, OVERLAY_GOTO);
 	return 1;
 }
 
-static int up(struct tui *t, wint_t ch)
+/* Move the selection by @arg rows, a PAGE or ALL of them. */
+static int move_selection(struct tui *t, int arg)
 {
-	(void)ch;
-	ui_move(&t->ui, -1);
+	long page = t->ui.body_lines ? t->ui.body_lines : 1;
+	long delta = arg == PAGE ? page : arg == -PAGE ? -page :
+		     arg == ALL ? (long)t->ui.nidx :
+		     arg == -ALL ? -(long)t->ui.nidx : arg;
+
+	ui_move(&t->ui, delta);
 	return 1;
 }
 
-static int down(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_move(&t->ui, 1);
-	return 1;
-}
-
-static int page_up(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_move(&t->ui, -(t->ui.body_lines ? t->ui.body_lines : 1));
-	return 1;
-}
-
-static int page_down(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_move(&t->ui, t->ui.body_lines ? t->ui.body_lines : 1);
-	return 1;
-}
-
-static int home(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_move(&t->ui, -(long)t->ui.nidx);
-	return 1;
-}
-
-static int end(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_move(&t->ui, (long)t->ui.nidx);
-	return 1;
-}
-
-static int redraw(struct tui *t, wint_t ch)
+static int redraw(struct tui *t, int arg)
 {
 	(void)t;
-	(void)ch;
+	(void)arg;
 	clearok(curscr, TRUE);
 	return 1;
 }
 
-static int nothing(struct tui *t, wint_t ch)
+static int nothing(struct tui *t, int arg)
 {
 	(void)t;
-	(void)ch;
+	(void)arg;
 	return 1;
 }
 
 /* --- overlays ------------------------------------------------------- */
 
-static int close_overlay(struct tui *t, wint_t ch)
+static int close_overlay(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	ui_open(&t->ui, OVERLAY_NONE);
 	return 1;
 }
 
-static int help_scroll(struct tui *t, int delta)
+/* Scroll the help by @arg lines, or a PAGE. */
+static int help_scroll(struct tui *t, int arg)
 {
-	ui_help_scroll(&t->ui, delta, LINES - 3);
+	int page = LINES - 3;
+
+	ui_help_scroll(&t->ui, arg == PAGE ? page : arg == -PAGE ? -page : arg,
+		       page);
 	return 1;
 }
 
-static int help_up(struct tui *t, wint_t ch)
+static int menu_move(struct tui *t, int arg)
 {
-	(void)ch;
-	return help_scroll(t, -1);
-}
-
-static int help_down(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	return help_scroll(t, 1);
-}
-
-static int help_page_up(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	return help_scroll(t, 3 - LINES);
-}
-
-static int help_page_down(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	return help_scroll(t, LINES - 3);
-}
-
-static int menu_up(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_sort_menu_move(&t->ui, -1);
+	ui_sort_menu_move(&t->ui, arg);
 	return 1;
 }
 
-static int menu_down(struct tui *t, wint_t ch)
+static int menu_pick(struct tui *t, int arg)
 {
-	(void)ch;
-	ui_sort_menu_move(&t->ui, 1);
-	return 1;
-}
-
-static int menu_home(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_sort_menu_move(&t->ui, -COL_NR);
-	return 1;
-}
-
-static int menu_end(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_sort_menu_move(&t->ui, COL_NR);
-	return 1;
-}
-
-static int menu_pick(struct tui *t, wint_t ch)
-{
-	(void)ch;
+	(void)arg;
 	ui_open(&t->ui, OVERLAY_NONE);
 	set_sort(t, t->ui.sort_menu_sel);
 	return 1;
 }
 
-static int detail_span(struct tui *t, wint_t ch)
+static int detail_span(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	ui_detail_toggle_span(&t->ui);
 	return 1;
 }
 
-static int detail_up(struct tui *t, wint_t ch)
+/* Scroll the detail view by @arg lines, or a PAGE. */
+static int detail_scroll(struct tui *t, int arg)
 {
-	(void)ch;
-	ui_detail_scroll(&t->ui, -1);
-	return 1;
-}
+	int page = LINES - 5;
 
-static int detail_down(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_detail_scroll(&t->ui, 1);
-	return 1;
-}
-
-static int detail_page_up(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_detail_scroll(&t->ui, 5 - LINES);
-	return 1;
-}
-
-static int detail_page_down(struct tui *t, wint_t ch)
-{
-	(void)ch;
-	ui_detail_scroll(&t->ui, LINES - 5);
+	ui_detail_scroll(&t->ui, arg == PAGE ? page : arg == -PAGE ? -page :
+			 arg);
 	return 1;
 }
 
 /* Esc: the filter cleared, as in htop. */
-static int filter_clear(struct tui *t, wint_t ch)
+static int filter_clear(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	memset(&t->ui.filter, 0, sizeof(t->ui.filter));
 	ui_edit_clear(&t->ui);
 	ui_open(&t->ui, OVERLAY_NONE);
@@ -420,15 +302,15 @@ static int filter_clear(struct tui *t, wint_t ch)
 	return 1;
 }
 
-static int filter_close(struct tui *t, wint_t ch)
+static int filter_close(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	ui_open(&t->ui, OVERLAY_NONE);
 	tui_refresh_view(t);
 	return 1;
 }
 
-static int filter_enter(struct tui *t, wint_t ch)
+static int filter_enter(struct tui *t, int arg)
 {
 	char text[256];
 
@@ -437,14 +319,14 @@ static int filter_enter(struct tui *t, wint_t ch)
 		ui_message(&t->ui, _("Invalid PID list '%s'"), text);
 		return 1;
 	}
-	return filter_close(t, ch);
+	return filter_close(t, arg);
 }
 
-static int goto_enter(struct tui *t, wint_t ch)
+static int goto_enter(struct tui *t, int arg)
 {
 	char text[256], why[160] = "";
 
-	(void)ch;
+	(void)arg;
 	if (ui_edit_text(&t->ui, text, sizeof(text)) ||
 	    tui_goto(t, text, why, sizeof(why)))
 		ui_message(&t->ui, _("Cannot go to %s: %s"), text, why);
@@ -459,23 +341,24 @@ static int edited(struct tui *t)
 	return 1;
 }
 
-static int edit_erase(struct tui *t, wint_t ch)
+static int edit_erase(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	ui_edit_erase(&t->ui);
 	return edited(t);
 }
 
-static int edit_clear(struct tui *t, wint_t ch)
+static int edit_clear(struct tui *t, int arg)
 {
-	(void)ch;
+	(void)arg;
 	ui_edit_clear(&t->ui);
 	return edited(t);
 }
 
-static int edit_insert(struct tui *t, wint_t ch)
+/* The character @arg typed on the prompt line. */
+static int edit_insert(struct tui *t, int arg)
 {
-	return ui_edit_insert(&t->ui, ch) ? edited(t) : 1;
+	return ui_edit_insert(&t->ui, (wint_t)arg) ? edited(t) : 1;
 }
 
 /* --- the table of keys ---------------------------------------------- */
@@ -498,106 +381,114 @@ static int edit_insert(struct tui *t, wint_t ch)
 
 /* The table's keys in the order of the help, then the overlays'. */
 const struct key keys[] = {
-	{ OVERLAY_NONE, CODE(KEY_F(1)), "F1", H_HELP, N_("Help"), 1,
-	  open_help },
-	{ OVERLAY_NONE, CH('h'), "h", H_HELP, NULL, 0, open_help },
-	{ OVERLAY_NONE, CH('?'), "?", H_HELP, NULL, 0, open_help },
-	{ OVERLAY_NONE, CODE(KEY_F(6)), "F6",
-	  N_("choose the sort column from a list"), N_("SortBy"), 3,
-	  open_sort_menu },
-	{ OVERLAY_NONE, CH('<'), "<", H_SORT, NULL, 0, sort_prev },
-	{ OVERLAY_NONE, CH('>'), ">", H_SORT, NULL, 0, sort_next },
-	{ OVERLAY_NONE, CH('I'), "I", N_("invert the sort order"),
-	  N_("Invert"), 4, invert },
-	{ KEYS_ALWAYS, CODE(KEY_MOUSE), N_("click"),
-	  N_("sort on a column by clicking its title"), NULL, 0, click },
-	{ OVERLAY_NONE, CODE(KEY_F(4)), "F4", H_FILTER, N_("Filter"), 2,
-	  open_filter },
-	{ OVERLAY_NONE, CH('\\'), "\\", H_FILTER, NULL, 0, open_filter },
-	{ OVERLAY_NONE, CH('z'), "z", H_FREEZE, N_("Freeze"), 5, freeze },
-	{ OVERLAY_NONE, CH(' '), "Space", H_FREEZE, NULL, 0, freeze },
-	{ OVERLAY_NONE, CH('d'), "d",
-	  N_("diff: B minus the frozen screen A; d again: new B"),
-	  N_("Diff"), 6, diff },
-	{ OVERLAY_NONE, CH('l'), "l", H_LIVE, N_("Live"), 7, live },
-	{ OVERLAY_NONE, CH(27), "Esc", H_LIVE, NULL, 0, live },
-	{ OVERLAY_NONE, CH('H'), "H",
-	  N_("a row per process, threads summed, or per thread"), NULL, 0,
-	  processes },
-	{ OVERLAY_NONE, CH('\n'), "Enter",
-	  N_("on a process (H): its threads under it, or not"), NULL, 0,
-	  fold },
-	{ OVERLAY_NONE, CH('+'), "+", NULL, NULL, 0, replay },
-	{ OVERLAY_NONE, CH('-'), "-", NULL, NULL, 0, replay },
-	{ OVERLAY_NONE, CH('+'), "+", H_INTERVAL, N_("Interval"), 8, longer },
-	{ OVERLAY_NONE, CH('-'), "-", H_INTERVAL, N_("Interval"), 8,
-	  shorter },
-	{ OVERLAY_NONE, CH('['), "[", H_STEP, NULL, 0, replay_only },
-	{ OVERLAY_NONE, CH(']'), "]", H_STEP, NULL, 0, replay_only },
-	{ OVERLAY_NONE, CH('g'), "g",
-	  N_("replay: go to a time (PCP's syntax, as -S)"), NULL, 0,
-	  open_goto },
-	{ OVERLAY_NONE, CH('p'), "p",
-	  N_("replay: play or pause; + - play faster / slower"), NULL, 0,
-	  replay_only },
-	{ OVERLAY_NONE, CODE(KEY_UP), "Up", H_MOVE, NULL, 0, up },
-	{ OVERLAY_NONE, CODE(KEY_DOWN), "Down", H_MOVE, NULL, 0, down },
-	{ OVERLAY_NONE, CODE(KEY_PPAGE), "PgUp", H_MOVE, NULL, 0, page_up },
-	{ OVERLAY_NONE, CODE(KEY_NPAGE), "PgDn", H_MOVE, NULL, 0, page_down },
-	{ OVERLAY_NONE, CODE(KEY_HOME), "Home", H_MOVE, NULL, 0, home },
-	{ OVERLAY_NONE, CODE(KEY_END), "End", H_MOVE, NULL, 0, end },
-	{ OVERLAY_NONE, CH('\n'), "Enter",
-	  N_("the selected thread's waits: histograms, waker, preemptor; "
-	     "Tab: since registration"), N_("Waits"), 10, waits },
-	{ OVERLAY_NONE, CH(12), "Ctrl-L", N_("redraw"), NULL, 0, redraw },
-	{ OVERLAY_NONE, CH('q'), "q", H_QUIT, NULL, 0, quit },
-	{ OVERLAY_NONE, CODE(KEY_F(10)), "F10", H_QUIT, N_("Quit"), 9, quit },
+	{ OVERLAY_NONE, CODE(KEY_F(1)), "F1", open_overlay, OVERLAY_HELP,
+	  .help = H_HELP, .hint = N_("Help"), .hint_at = 1 },
+	{ OVERLAY_NONE, CH('h'), "h", open_overlay, OVERLAY_HELP,
+	  .help = H_HELP },
+	{ OVERLAY_NONE, CH('?'), "?", open_overlay, OVERLAY_HELP,
+	  .help = H_HELP },
+	{ OVERLAY_NONE, CODE(KEY_F(6)), "F6", open_overlay, OVERLAY_SORT,
+	  .help = N_("choose the sort column from a list"),
+	  .hint = N_("SortBy"), .hint_at = 3 },
+	{ OVERLAY_NONE, CH('<'), "<", sort_step, -1, .help = H_SORT },
+	{ OVERLAY_NONE, CH('>'), ">", sort_step, 1, .help = H_SORT },
+	{ OVERLAY_NONE, CH('I'), "I", invert, 0,
+	  .help = N_("invert the sort order"), .hint = N_("Invert"),
+	  .hint_at = 4 },
+	{ KEYS_ALWAYS, CODE(KEY_MOUSE), N_("click"), click, 0,
+	  .help = N_("sort on a column by clicking its title") },
+	{ OVERLAY_NONE, CODE(KEY_F(4)), "F4", open_overlay, OVERLAY_FILTER,
+	  .help = H_FILTER, .hint = N_("Filter"), .hint_at = 2 },
+	{ OVERLAY_NONE, CH('\\'), "\\", open_overlay, OVERLAY_FILTER,
+	  .help = H_FILTER },
+	{ OVERLAY_NONE, CH('z'), "z", freeze, 0, .help = H_FREEZE,
+	  .hint = N_("Freeze"), .hint_at = 5 },
+	{ OVERLAY_NONE, CH(' '), "Space", freeze, 0, .help = H_FREEZE },
+	{ OVERLAY_NONE, CH('d'), "d", diff, 0,
+	  .help = N_("diff: B minus the frozen screen A; d again: new B"),
+	  .hint = N_("Diff"), .hint_at = 6 },
+	{ OVERLAY_NONE, CH('l'), "l", live, 0, .help = H_LIVE,
+	  .hint = N_("Live"), .hint_at = 7 },
+	{ OVERLAY_NONE, CH(27), "Esc", live, 0, .help = H_LIVE },
+	{ OVERLAY_NONE, CH('H'), "H", processes, 0,
+	  .help = N_("a row per process, threads summed, or per thread") },
+	{ OVERLAY_NONE, CH('\n'), "Enter", fold, 0,
+	  .help = N_("on a process (H): its threads under it, or not") },
+	{ OVERLAY_NONE, CH('+'), "+", replay, .arg = '+' },
+	{ OVERLAY_NONE, CH('-'), "-", replay, .arg = '-' },
+	{ OVERLAY_NONE, CH('+'), "+", interval_step, 1, .help = H_INTERVAL,
+	  .hint = N_("Interval"), .hint_at = 8 },
+	{ OVERLAY_NONE, CH('-'), "-", interval_step, -1, .help = H_INTERVAL,
+	  .hint = N_("Interval"), .hint_at = 8 },
+	{ OVERLAY_NONE, CH('['), "[", replay_only, '[', .help = H_STEP },
+	{ OVERLAY_NONE, CH(']'), "]", replay_only, ']', .help = H_STEP },
+	{ OVERLAY_NONE, CH('g'), "g", open_goto, 'g',
+	  .help = N_("replay: go to a time (PCP's syntax, as -S)") },
+	{ OVERLAY_NONE, CH('p'), "p", replay_only, 'p',
+	  .help = N_("replay: play or pause; + - play faster / slower") },
+	{ OVERLAY_NONE, CODE(KEY_UP), "Up", move_selection, -1,
+	  .help = H_MOVE },
+	{ OVERLAY_NONE, CODE(KEY_DOWN), "Down", move_selection, 1,
+	  .help = H_MOVE },
+	{ OVERLAY_NONE, CODE(KEY_PPAGE), "PgUp", move_selection, -PAGE,
+	  .help = H_MOVE },
+	{ OVERLAY_NONE, CODE(KEY_NPAGE), "PgDn", move_selection, PAGE,
+	  .help = H_MOVE },
+	{ OVERLAY_NONE, CODE(KEY_HOME), "Home", move_selection, -ALL,
+	  .help = H_MOVE },
+	{ OVERLAY_NONE, CODE(KEY_END), "End", move_selection, ALL,
+	  .help = H_MOVE },
+	{ OVERLAY_NONE, CH('\n'), "Enter", waits, 0,
+	  .help = N_("the selected thread's waits: histograms, waker, "
+		     "preemptor; Tab: since registration"),
+	  .hint = N_("Waits"), .hint_at = 10 },
+	{ OVERLAY_NONE, CH(12), "Ctrl-L", redraw, 0, .help = N_("redraw") },
+	{ OVERLAY_NONE, CH('q'), "q", quit, 0, .help = H_QUIT },
+	{ OVERLAY_NONE, CODE(KEY_F(10)), "F10", quit, 0, .help = H_QUIT,
+	  .hint = N_("Quit"), .hint_at = 9 },
 	/* ncurses has LINES and COLS already */
-	{ KEYS_ALWAYS, CODE(KEY_RESIZE), NULL, NULL, NULL, 0, nothing },
+	{ KEYS_ALWAYS, CODE(KEY_RESIZE), NULL, .action = nothing },
 
-	{ OVERLAY_HELP, CODE(KEY_UP), "Up", NULL, NULL, 0, help_up },
-	{ OVERLAY_HELP, CODE(KEY_DOWN), "Down", NULL, NULL, 0, help_down },
-	{ OVERLAY_HELP, CODE(KEY_PPAGE), "PgUp", NULL, NULL, 0, help_page_up },
-	{ OVERLAY_HELP, CODE(KEY_NPAGE), "PgDn", NULL, NULL, 0,
-	  help_page_down },
-	{ OVERLAY_HELP, CH(' '), "Space", NULL, NULL, 0, help_page_down },
-	{ OVERLAY_HELP, ANY, NULL, NULL, NULL, 0, close_overlay },
+	{ OVERLAY_HELP, CODE(KEY_UP), "Up", help_scroll, .arg = -1 },
+	{ OVERLAY_HELP, CODE(KEY_DOWN), "Down", help_scroll, .arg = 1 },
+	{ OVERLAY_HELP, CODE(KEY_PPAGE), "PgUp", help_scroll, .arg = -PAGE },
+	{ OVERLAY_HELP, CODE(KEY_NPAGE), "PgDn", help_scroll, .arg = PAGE },
+	{ OVERLAY_HELP, CH(' '), "Space", help_scroll, .arg = PAGE },
+	{ OVERLAY_HELP, ANY, NULL, .action = close_overlay },
 
-	{ OVERLAY_SORT, CODE(KEY_UP), "Up", NULL, NULL, 0, menu_up },
-	{ OVERLAY_SORT, CODE(KEY_DOWN), "Down", NULL, NULL, 0, menu_down },
-	{ OVERLAY_SORT, CODE(KEY_HOME), "Home", NULL, NULL, 0, menu_home },
-	{ OVERLAY_SORT, CODE(KEY_END), "End", NULL, NULL, 0, menu_end },
-	{ OVERLAY_SORT, CH('\n'), "Enter", NULL, NULL, 0, menu_pick },
-	{ OVERLAY_SORT, CH(27), "Esc", NULL, NULL, 0, close_overlay },
-	{ OVERLAY_SORT, CH('q'), "q", NULL, NULL, 0, close_overlay },
-	{ OVERLAY_SORT, CODE(KEY_F(6)), "F6", NULL, NULL, 0, close_overlay },
+	{ OVERLAY_SORT, CODE(KEY_UP), "Up", menu_move, .arg = -1 },
+	{ OVERLAY_SORT, CODE(KEY_DOWN), "Down", menu_move, .arg = 1 },
+	{ OVERLAY_SORT, CODE(KEY_HOME), "Home", menu_move, .arg = -COL_NR },
+	{ OVERLAY_SORT, CODE(KEY_END), "End", menu_move, .arg = COL_NR },
+	{ OVERLAY_SORT, CH('\n'), "Enter", .action = menu_pick },
+	{ OVERLAY_SORT, CH(27), "Esc", .action = close_overlay },
+	{ OVERLAY_SORT, CH('q'), "q", .action = close_overlay },
+	{ OVERLAY_SORT, CODE(KEY_F(6)), "F6", .action = close_overlay },
 
-	{ OVERLAY_DETAIL, CH(27), "Esc", NULL, NULL, 0, close_overlay },
-	{ OVERLAY_DETAIL, CH('q'), "q", NULL, NULL, 0, close_overlay },
-	{ OVERLAY_DETAIL, CH('\n'), "Enter", NULL, NULL, 0, close_overlay },
-	{ OVERLAY_DETAIL, CODE(KEY_BACKSPACE), "Backspace", NULL, NULL, 0,
-	  close_overlay },
-	{ OVERLAY_DETAIL, CH('\t'), "Tab", NULL, NULL, 0, detail_span },
-	{ OVERLAY_DETAIL, CODE(KEY_UP), "Up", NULL, NULL, 0, detail_up },
-	{ OVERLAY_DETAIL, CODE(KEY_DOWN), "Down", NULL, NULL, 0,
-	  detail_down },
-	{ OVERLAY_DETAIL, CODE(KEY_PPAGE), "PgUp", NULL, NULL, 0,
-	  detail_page_up },
-	{ OVERLAY_DETAIL, CODE(KEY_NPAGE), "PgDn", NULL, NULL, 0,
-	  detail_page_down },
+	{ OVERLAY_DETAIL, CH(27), "Esc", .action = close_overlay },
+	{ OVERLAY_DETAIL, CH('q'), "q", .action = close_overlay },
+	{ OVERLAY_DETAIL, CH('\n'), "Enter", .action = close_overlay },
+	{ OVERLAY_DETAIL, CODE(KEY_BACKSPACE), "Backspace",
+	  .action = close_overlay },
+	{ OVERLAY_DETAIL, CH('\t'), "Tab", .action = detail_span },
+	{ OVERLAY_DETAIL, CODE(KEY_UP), "Up", detail_scroll, .arg = -1 },
+	{ OVERLAY_DETAIL, CODE(KEY_DOWN), "Down", detail_scroll, .arg = 1 },
+	{ OVERLAY_DETAIL, CODE(KEY_PPAGE), "PgUp", detail_scroll,
+	  .arg = -PAGE },
+	{ OVERLAY_DETAIL, CODE(KEY_NPAGE), "PgDn", detail_scroll,
+	  .arg = PAGE },
 
-	{ OVERLAY_FILTER, CH(27), "Esc", NULL, NULL, 0, filter_clear },
-	{ OVERLAY_FILTER, CODE(KEY_F(4)), "F4", NULL, NULL, 0, filter_close },
-	{ OVERLAY_FILTER, CH('\n'), "Enter", NULL, NULL, 0, filter_enter },
-	{ OVERLAY_GOTO, CH(27), "Esc", NULL, NULL, 0, close_overlay },
-	{ OVERLAY_GOTO, CODE(KEY_F(4)), "F4", NULL, NULL, 0, close_overlay },
-	{ OVERLAY_GOTO, CH('\n'), "Enter", NULL, NULL, 0, goto_enter },
-	{ KEYS_EDIT, CODE(KEY_BACKSPACE), "Backspace", NULL, NULL, 0,
-	  edit_erase },
-	{ KEYS_EDIT, CH(127), NULL, NULL, NULL, 0, edit_erase },
-	{ KEYS_EDIT, CH(8), NULL, NULL, NULL, 0, edit_erase },
-	{ KEYS_EDIT, CH(21), "Ctrl-U", NULL, NULL, 0, edit_clear },
-	{ KEYS_EDIT, ANYCHAR, NULL, NULL, NULL, 0, edit_insert },
+	{ OVERLAY_FILTER, CH(27), "Esc", .action = filter_clear },
+	{ OVERLAY_FILTER, CODE(KEY_F(4)), "F4", .action = filter_close },
+	{ OVERLAY_FILTER, CH('\n'), "Enter", .action = filter_enter },
+	{ OVERLAY_GOTO, CH(27), "Esc", .action = close_overlay },
+	{ OVERLAY_GOTO, CODE(KEY_F(4)), "F4", .action = close_overlay },
+	{ OVERLAY_GOTO, CH('\n'), "Enter", .action = goto_enter },
+	{ KEYS_EDIT, CODE(KEY_BACKSPACE), "Backspace", .action = edit_erase },
+	{ KEYS_EDIT, CH(127), NULL, .action = edit_erase },
+	{ KEYS_EDIT, CH(8), NULL, .action = edit_erase },
+	{ KEYS_EDIT, CH(21), "Ctrl-U", .action = edit_clear },
+	{ KEYS_EDIT, ANYCHAR, NULL, .action = edit_insert },
 };
 const size_t nkeys = sizeof(keys) / sizeof(keys[0]);
 
@@ -620,10 +511,14 @@ static int key_is(const struct key *k, int is_key, wint_t ch)
 /* The first entry of @where for the key that acts: 1, or 0 if none. */
 static int press(struct tui *t, int where, int is_key, wint_t ch)
 {
-	for (size_t i = 0; i < nkeys; i++)
-		if (keys[i].where == where && key_is(&keys[i], is_key, ch) &&
-		    keys[i].action(t, ch))
+	for (size_t i = 0; i < nkeys; i++) {
+		const struct key *k = &keys[i];
+
+		if (k->where == where && key_is(k, is_key, ch) &&
+		    k->action(t, k->kind == K_CHAR || k->kind == K_CODE ?
+				 k->arg : (int)ch))
 			return 1;
+	}
 	return 0;
 }
 

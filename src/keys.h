@@ -15,7 +15,7 @@
 struct tui;
 
 /* Where a key acts, besides over an overlay (enum ui_overlay): */
-#define KEYS_EDIT	16	/* the prompt line, under the filter and go-to */
+#define KEYS_EDIT	16	/* the prompt line, under filter and go-to */
 #define KEYS_ALWAYS	17	/* whatever is shown, before anything else */
 
 /* What a key is: */
@@ -27,12 +27,19 @@ enum key_kind {
 };
 
 struct key {
-	unsigned char where;		/* enum ui_overlay, KEYS_EDIT, _ALWAYS */
+	unsigned char where;	/* enum ui_overlay, KEYS_EDIT or KEYS_ALWAYS */
 	unsigned char kind;		/* enum key_kind */
 	wint_t ch;
 	/* how the help and the footer name it, and the test driver's <Name>
 	 * (N_() marked where a language may name it otherwise) */
 	const char *name;
+	/*
+	 * What it does, given @arg: 1, or 0 when it does not apply now and
+	 * the next entry for the key is tried.  @arg is the entry's, or for
+	 * K_ANYCHAR and K_ANY the character typed.
+	 */
+	int (*action)(struct tui *t, int arg);
+	int arg;
 	/* N_() marked: its line of the help, which the entries right after
 	 * it with the same text share; NULL: none */
 	const char *help;
@@ -40,9 +47,6 @@ struct key {
 	 * the entries of one place are named together there */
 	const char *hint;
 	unsigned char hint_at;
-	/* what it does: 1, or 0 when it does not apply now and the next
-	 * entry for the key is tried */
-	int (*action)(struct tui *t, wint_t ch);
 };
 
 extern const struct key keys[];

@@ -550,7 +550,8 @@ static void row_gone(struct row *r, const struct row *o, uint64_t interval_ns,
 static int lingered(const struct model *m, const struct row *r,
 		    uint64_t now_ns)
 {
-	return (r->flags & ROW_EXITED) && now_ns - r->exited_at_ns >= m->linger_ns;
+	return (r->flags & ROW_EXITED) &&
+	       now_ns - r->exited_at_ns >= m->linger_ns;
 }
 
 int model_sample(struct model *m, const struct csf_snap *snaps,
@@ -569,9 +570,10 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 	next.kind = SCREEN_LIVE;
 	next.nrows = 0;
 	/* before the merge, which frees and fills slots: nothing fails after */
-	if (input_by_tid(m, snaps, n) || screen_reserve(&next, n + old->nrows) ||
+	if (input_by_tid(m, snaps, n) ||
+	    screen_reserve(&next, n + old->nrows) ||
 	    cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus)) {
-		/* keep the arrays for next time; the live screen is unchanged */
+		/* the arrays kept for next time, the live screen unchanged */
 		m->spare = next;
 		return -ENOMEM;
 	}

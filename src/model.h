@@ -86,7 +86,7 @@ enum screen_kind { SCREEN_LIVE, SCREEN_DIFF };
 
 /*
  * What one frame shows.  rows[] is kept sorted by tid (the model merges on
- * it); display order comes from model_select().
+ * it); display order comes from select_rows().
  */
 struct screen {
 	enum screen_kind kind;

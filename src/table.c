@@ -134,7 +134,8 @@ static attr_t row_attr(const struct ui *ui, const struct screen *s,
 	if (role == MARK_PLAIN)
 		return A_NORMAL;
 	/* without colours, exited rows are dimmed instead */
-	return cell_paint(ui, color[role], role == MARK_ENDED ? A_DIM : A_NORMAL);
+	return cell_paint(ui, color[role],
+			  role == MARK_ENDED ? A_DIM : A_NORMAL);
 }
 
 static void draw_titles(struct ui *ui, int y)

@@ -31,8 +31,8 @@ struct ui {
 	unsigned int interval_ms;
 	const char *clock_name;
 	unsigned int denied;		/* threads we may not map */
-	uint64_t missed;		/* new tasks the module could not register */
-	char place[128];		/* shown for LIVE when set: a replay's */
+	uint64_t missed;		/* tasks the module could not register */
+	char place[128];		/* a replay's, shown for LIVE when set */
 	char command[640];		/* -- COMMAND: its state and total */
 
 	/*

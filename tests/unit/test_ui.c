@@ -43,7 +43,8 @@ static void sample(struct model *m, uint64_t at)
 		s[k].registered_at = 1;
 		s[k].now = at;
 		s[k].state = CSF_STATE_SLEEPING;
-		s[k].time[CSF_STATE_RUNNING] = at / SEC * (tids[k] % 7) * 10 * MS;
+		s[k].time[CSF_STATE_RUNNING] = at / SEC * (tids[k] % 7) * 10 *
+					       MS;
 		snprintf(s[k].comm, sizeof(s[k].comm), "t%u", tids[k]);
 	}
 	ck_assert_int_eq(model_sample(m, s, NULL, NT, NULL, 0, at), 0);
@@ -290,7 +291,8 @@ START_TEST(test_prompt_line_edits_the_filter)
 	ui_edit_erase(&ui);
 	while (ui_edit_insert(&ui, L'x'))
 		;
-	ck_assert_uint_eq(ui.edit_len, sizeof(ui.edit) / sizeof(ui.edit[0]) - 1);
+	ck_assert_uint_eq(ui.edit_len,
+			  sizeof(ui.edit) / sizeof(ui.edit[0]) - 1);
 	ui_open(&ui, OVERLAY_GOTO);
 	ck_assert_uint_eq(ui.edit_len, 0);
 }
