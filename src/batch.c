@@ -10,10 +10,10 @@
  * CSV and JSON keys are the -s column keys and never translated; shares are
  * percent of the interval, *_total are nanoseconds, vcsw/ivcsw per second.
  *
- * A frame is built in one buffer and written with one fwrite(): at 1,000
- * threads that is ~150 kB, and fprintf per field (stream locking, format
- * parsing) cost more than everything else csftop does per frame.  Numbers
- * go through fmt.c, the formatter the screen uses too.
+ * A frame is built in one buffer and written with one fwrite(): fprintf
+ * per field (stream locking, format parsing) would cost more than
+ * everything else csftop does for a frame.  Numbers go through fmt.c, the
+ * formatter the screen uses too.
  */
 #include <config.h>
 
@@ -27,7 +27,8 @@
 #include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
-#include "view.h"
+#include "select.h"
+#include "text.h"
 
 static const struct {
 	int stat;
@@ -218,9 +219,9 @@ static void ob_time(struct batch_buf *b, const struct batch_opts *o)
  * A cell of the text table at @p: a space and the value in its column's
  * grid, wider when the value is (printf's "%*s", never cut).  Cells are
  * short: spaces and values go in fixed 16-byte copies, which the compiler
- * makes two moves, where a call of memset() and memcpy() per cell cost
- * more than formatting the number (the slack behind each is overwritten
- * by the next cell).
+ * makes two moves, where a call of memset() and memcpy() per cell would
+ * cost more than formatting the number (the slack behind each is
+ * overwritten by the next cell).
  */
 #define CELL_COPY 16
 static char *text_cell(char *p, const struct row *r, const struct column *col)
@@ -591,7 +592,7 @@ static char *title_line(void)
 	for (int c = 0; c < COL_NR; c++) {
 		const struct column *col = &columns[c];
 		const char *title = col_title((enum col)c);
-		int pad = col->batch_width - view_width(title);
+		int pad = col->batch_width - text_width(title);
 		int right = col->align == ALIGN_RIGHT;
 
 		if (!col->batch_width)
@@ -691,7 +692,7 @@ int batch_print(FILE *out, const struct model *m,
 	}
 	if (model_idx_reserve(&b->idx, &b->idx_cap, s->nrows))
 		return -ENOMEM;
-	n = model_select(s, o->filter, o->sort_col, o->sort_desc, b->idx);
+	n = select_rows(s, o->filter, o->sort_col, o->sort_desc, b->idx);
 	b->len = 0;
 	b->oom = 0;
 	switch (o->format) {

@@ -7,8 +7,11 @@
 
 #include <stdio.h>
 
+#include "columns.h"
 #include "fmt.h"
 #include "model.h"
+
+struct filter;
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 

@@ -10,7 +10,6 @@
 #include "columns.h"
 #include "fmt.h"
 #include "i18n.h"
-#include "view.h"
 
 /* --- values --------------------------------------------------------- */
 
@@ -168,7 +167,7 @@ static char *render_task(char *e, const struct row *r,
 
 /* --- the table ------------------------------------------------------ */
 
-/* -b text gives every number but CPU seven characters, as it always has */
+/* -b text gives every number but CPU seven characters, a fixed grid */
 #define BATCH_W 7
 
 #define ID(k, t, h, w, prio, fn)					\
@@ -191,9 +190,8 @@ static char *render_task(char *e, const struct row *r,
 	  .batch_width = BATCH_W, .priority = prio, .desc_first = 1,	\
 	  .ratio = fn, .render = render_rate }
 /*
- * The waits are not in -b text, whose rows they would make 70 cells
- * wider and a third dearer (its CPU ceiling is in the README); CSV and
- * JSON have them.
+ * The waits are not in -b text, whose rows they would make much wider
+ * and dearer; CSV and JSON have them.
  */
 #define WAIT(k, t, h, prio, fn)						\
 	{ .key = k, .title = t, .help = h, .kind = COL_KIND_NS,		\
@@ -340,13 +338,13 @@ const char *col_state_name(unsigned int st)
  * and gone before exited.
  */
 static const struct mark marks[] = {
-	{ ROW_APPEARED, '+', "appeared", CP_APPEARED },
-	{ ROW_GONE, '-', "gone", CP_EXITED },
-	{ ROW_EXITED, 'x', "exited", CP_EXITED },
-	{ ROW_CHANGED, '*', "changed", CP_CHANGED },
-	{ ROW_NEW, '+', "new", CP_APPEARED },
+	{ ROW_APPEARED, '+', "appeared", MARK_NEW },
+	{ ROW_GONE, '-', "gone", MARK_ENDED },
+	{ ROW_EXITED, 'x', "exited", MARK_ENDED },
+	{ ROW_CHANGED, '*', "changed", MARK_CHANGED },
+	{ ROW_NEW, '+', "new", MARK_NEW },
 };
-static const struct mark no_mark = { 0, ' ', "", 0 };
+static const struct mark no_mark = { 0, ' ', "", MARK_PLAIN };
 
 const struct mark *mark_of(const struct screen *s, const struct row *r)
 {

@@ -5,7 +5,8 @@
  * text, CSV and JSON output and the sort all read columns[], so that a
  * column is added in one place (see the README's developer notes).
  *
- * No curses here: the model's unit tests and the fuzz targets link it.
+ * No curses and no colours here: the model's unit tests and the fuzz
+ * targets link it.
  */
 #ifndef CSFTOP_COLUMNS_H
 #define CSFTOP_COLUMNS_H
@@ -14,6 +15,43 @@
 #include <stdint.h>
 
 #include "model.h"
+
+/* The columns of the thread table, in display order: columns[] below. */
+enum col {
+	COL_PID,
+	COL_TID,
+	COL_COMM,
+	COL_STATE,
+	COL_CPU,
+	COL_RUN_PCT,		/* share of the interval, one per state */
+	COL_RUNNABLE_PCT,
+	COL_SLEEP_PCT,
+	COL_IOWAIT_PCT,
+	COL_BLOCKED_PCT,
+	COL_RUN_TOTAL,		/* total since registration (B-A in a diff) */
+	COL_RUNNABLE_TOTAL,
+	COL_SLEEP_TOTAL,
+	COL_IOWAIT_TOTAL,
+	COL_BLOCKED_TOTAL,
+	COL_VCSW_RATE,		/* voluntary switches per second */
+	COL_IVCSW_RATE,		/* involuntary switches per second */
+	COL_MIGRATIONS,		/* total (B-A in a diff) */
+	COL_WAKEUPS,		/* total (B-A in a diff) */
+	COL_RUNNABLE_P99,	/* the waits of the interval (ABI 1.1) */
+	COL_RUNNABLE_MAX,
+	COL_WAIT_P99,
+	COL_WAKER,		/* the last, whenever it was */
+	COL_PREEMPTOR,
+	COL_WAKER_TID,
+	COL_PREEMPTOR_TID,
+	COL_NR
+};
+
+/* The signature view: who waited longest for a CPU in the last interval. */
+#define COL_DEFAULT_SORT COL_RUNNABLE_PCT
+
+enum col_kind { COL_KIND_INT, COL_KIND_TEXT, COL_KIND_PCT, COL_KIND_NS,
+		COL_KIND_RATE };
 
 enum col_align { ALIGN_LEFT, ALIGN_RIGHT };
 
@@ -87,7 +125,7 @@ char *col_dash(char *end);
 /*
  * Column @col of @r as the screen and -b text show it (col->render(), or
  * "-" when the row has no value for it), ending before @end; its start.
- * Inline: -b text renders some 19,000 cells a frame.
+ * Inline: -b text renders a cell per column and thread, every frame.
  */
 static inline char *col_render(char *end, const struct row *r,
 			       const struct column *col)
@@ -103,15 +141,26 @@ const char *col_title(enum col c);
 const char *col_state_name(unsigned int state);
 
 /*
+ * What a mark says of its row, for the screen to show in a colour of its
+ * choosing (table.c).
+ */
+enum mark_role {
+	MARK_PLAIN,		/* nothing happened */
+	MARK_NEW,		/* new, or appeared between A and B */
+	MARK_ENDED,		/* exited, or gone between A and B */
+	MARK_CHANGED,		/* some counter or state moved in a diff */
+};
+
+/*
  * What happened to a row's thread: one character in front of it on the
- * screen and in -b text, a word in CSV and JSON, a colour pair (view.h's
- * CP_*).  mark_of() gives the first of marks[] whose flag the row has.
+ * screen and in -b text, a word in CSV and JSON, and its role.  mark_of()
+ * gives the first of marks[] whose flag the row has.
  */
 struct mark {
 	unsigned int flag;	/* ROW_*; 0 for the blank mark */
 	char ch;
 	const char *key;
-	int color;
+	enum mark_role role;
 };
 
 const struct mark *mark_of(const struct screen *s, const struct row *r);

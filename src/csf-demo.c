@@ -283,7 +283,19 @@ static void usage(FILE *f)
 	      f);
 }
 
-int main(int argc, char **argv)
+/* @arg as a count up to @max in *@v: 0, or -1 when it is none. */
+static int parse_count(const char *arg, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(arg, &end, 10);
+	return errno || *end || !*arg || *arg == '-' || *v > max ? -1 : 0;
+}
+
+/* The options into *@seconds and *@idle: -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, unsigned long *seconds,
+		      unsigned long *idle)
 {
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 't' },
@@ -293,26 +305,13 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const pair_names[] = { "contend-a", "contend-b",
-						  "mutex-a", "mutex-b" };
-	unsigned long seconds = 0, idle = 0;
-	pthread_t *threads;
-	size_t nthreads = 0;
-	struct csf_snap s;
-	sigset_t sigs;
-	char *end;
-	int ch, err;
+	int ch;
 
-	setlocale(LC_ALL, "");
-	bindtextdomain(PACKAGE, LOCALEDIR);
-	textdomain(PACKAGE);
 	while ((ch = getopt_long(argc, argv, "t:i:f:hV", longopts, NULL)) !=
 	       -1) {
 		switch (ch) {
 		case 't':
-			errno = 0;
-			seconds = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || *optarg == '-') {
+			if (parse_count(optarg, ULONG_MAX, seconds)) {
 				fprintf(stderr, _("%s: invalid number of "
 						  "seconds '%s'\n"), PROGRAM,
 					optarg);
@@ -320,10 +319,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'i':
-			errno = 0;
-			idle = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || *optarg == '-' ||
-			    idle > 100000) {
+			if (parse_count(optarg, 100000, idle)) {
 				fprintf(stderr, _("%s: invalid number of "
 						  "threads '%s'\n"), PROGRAM,
 					optarg);
@@ -349,6 +345,59 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	return -1;
+}
+
+/* The workload's threads and @idle sleepers, in @threads: how many. */
+static size_t start_threads(pthread_t *threads, unsigned long idle)
+{
+	static const char *const pair_names[] = { "contend-a", "contend-b",
+						  "mutex-a", "mutex-b" };
+	size_t n = 0;
+
+	if (!pthread_create(&threads[n], NULL, spin_thread, (void *)"spin"))
+		n++;
+	if (!pthread_create(&threads[n], NULL, sleep_thread, NULL))
+		n++;
+	if (!pthread_create(&threads[n], NULL, io_thread, NULL))
+		n++;
+	for (int i = 0; i < 2; i++)
+		if (!pthread_create(&threads[n], NULL, spin_thread,
+				    (void *)pair_names[i]))
+			n++;
+	for (int i = 2; i < 4; i++)
+		if (!pthread_create(&threads[n], NULL, mutex_thread,
+				    (void *)pair_names[i]))
+			n++;
+	for (unsigned long i = 0; i < idle; i++) {
+		/* small stacks: --idle 1000 must not need 8 GiB of VM */
+		pthread_attr_t attr;
+
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, 64 * 1024);
+		if (!pthread_create(&threads[n], &attr, idle_thread,
+				    (void *)(uintptr_t)i))
+			n++;
+		pthread_attr_destroy(&attr);
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long seconds = 0, idle = 0;
+	pthread_t *threads;
+	size_t nthreads;
+	struct csf_snap s;
+	sigset_t sigs;
+	int status, err;
+
+	setlocale(LC_ALL, "");
+	bindtextdomain(PACKAGE, LOCALEDIR);
+	textdomain(PACKAGE);
+	status = parse_args(argc, argv, &seconds, &idle);
+	if (status >= 0)
+		return status;
 
 	/* no module: say so once, before starting anything */
 	pthread_setname_np(pthread_self(), "csf-demo");
@@ -369,32 +418,7 @@ int main(int argc, char **argv)
 	threads = calloc(8 + idle, sizeof(*threads));
 	if (!threads)
 		return 1;
-	if (!pthread_create(&threads[nthreads], NULL, spin_thread,
-			    (void *)"spin"))
-		nthreads++;
-	if (!pthread_create(&threads[nthreads], NULL, sleep_thread, NULL))
-		nthreads++;
-	if (!pthread_create(&threads[nthreads], NULL, io_thread, NULL))
-		nthreads++;
-	for (int i = 0; i < 2; i++)
-		if (!pthread_create(&threads[nthreads], NULL, spin_thread,
-				    (void *)pair_names[i]))
-			nthreads++;
-	for (int i = 2; i < 4; i++)
-		if (!pthread_create(&threads[nthreads], NULL, mutex_thread,
-				    (void *)pair_names[i]))
-			nthreads++;
-	for (unsigned long i = 0; i < idle; i++) {
-		/* small stacks: --idle 1000 must not need 8 GiB of VM */
-		pthread_attr_t attr;
-
-		pthread_attr_init(&attr);
-		pthread_attr_setstacksize(&attr, 64 * 1024);
-		if (!pthread_create(&threads[nthreads], &attr, idle_thread,
-				    (void *)(uintptr_t)i))
-			nthreads++;
-		pthread_attr_destroy(&attr);
-	}
+	nthreads = start_threads(threads, idle);
 
 	sleep_ms(100);
 	pthread_mutex_lock(&count_lock);

@@ -89,7 +89,11 @@ static void print_json(FILE *f, const struct command *c,
 	fputs("}\n", f);
 }
 
-int main(int argc, char **argv)
+/*
+ * The options into *@json and *@output, up to the command: -1 to go on,
+ * or the exit status (after help, version, a usage error).
+ */
+static int parse_args(int argc, char **argv, int *json, const char **output)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -98,24 +102,16 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL;
-	struct command cmd = { 0 };
-	struct csf_tree tree;
-	int c, json = 0, err;
-	FILE *out = stderr;
-
-	setlocale(LC_ALL, "");
-	bindtextdomain(PACKAGE, LOCALEDIR);
-	textdomain(PACKAGE);
+	int c;
 
 	/* '+': the command's own options are not ours */
 	while ((c = getopt_long(argc, argv, "+jo:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = 1;
+			*json = 1;
 			break;
 		case 'o':
-			output = optarg;
+			*output = optarg;
 			break;
 		case 'h':
 			print_help();
@@ -133,6 +129,23 @@ int main(int argc, char **argv)
 		cli_try_help(PROGRAM);
 		return EXIT_OWN;
 	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *output = NULL;
+	struct command cmd = { 0 };
+	struct csf_tree tree;
+	int json = 0, err;
+	FILE *out = stderr;
+
+	setlocale(LC_ALL, "");
+	bindtextdomain(PACKAGE, LOCALEDIR);
+	textdomain(PACKAGE);
+	err = parse_args(argc, argv, &json, &output);
+	if (err >= 0)
+		return err;
 	/* opened first: a summary with nowhere to go is found out early */
 	if (output && !(out = fopen(output, "we"))) {
 		fprintf(stderr, "%s: %s: %s\n", PROGRAM, output,

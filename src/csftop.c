@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * csftop.c - csftop's main: options (options.c), then the batch loop here
- * or the interactive one (tui.c), on the pages or on an archive (-a,
- * replay.c).
+ * or the screen (tui.c, on term.c's terminal or script.c's), on the pages
+ * or on an archive (-a, replay.c).
  */
 #include <config.h>
 
@@ -17,8 +17,11 @@
 #include "i18n.h"
 #include "options.h"
 #include "sampler.h"
+#include "script.h"
 #include "spawn.h"
+#include "term.h"
 #include "tui.h"
+#include "view.h"
 #ifdef HAVE_PCP
 #include "replay.h"
 #endif
@@ -29,6 +32,39 @@ static uint64_t wall_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The screen until q, a signal or an error: the exit status.  On the
+ * user's terminal, or on the test driver's when CSFTOP_SCRIPT names a key
+ * script (tests/tui).
+ */
+static int run_tui(const struct options *o, struct sampler *smp,
+		   struct replay *rp, struct command *cmd)
+{
+	const char *script = getenv("CSFTOP_SCRIPT");
+	struct tui_driver *d = script && *script ? script_driver(script) :
+			       term_driver();
+	int status = EXIT_FAILURE;
+	struct tui t;
+
+	tui_init(&t, d->clock, o, smp, rp, cmd);
+	if (!d->open(d)) {
+		tui_start(&t, o);
+		view_init(&t.ui);
+		if (!t.error)
+			view_draw(&t.ui);
+		d->run(d, &t);
+		d->close(d);
+		status = tui_end(&t);
+		view_free();
+	} else {
+		d->close(d);
+	}
+	/* die of it, so the parent sees why we stopped */
+	if (tui_signal)
+		tui_die(&t);
+	return status;
 }
 
 /* --- batch ---------------------------------------------------------- */

@@ -3,8 +3,8 @@
  * fmt.c - compact numbers, in integers: see fmt.h.  Units are SI symbols
  * and stay untranslated, as in top and htop.
  *
- * Not printf: at 1,000 threads a frame formats some 19,000 cells, and
- * glibc's "%.1f" of a double costs about a microsecond each.
+ * Not printf: a frame formats a cell per column and thread, and printf's
+ * "%.1f" of a double costs more than the rest of a cell's work.
  */
 #include <config.h>
 

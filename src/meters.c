@@ -14,12 +14,13 @@
  */
 #include <config.h>
 
-#include <curses.h>
 #include <stdio.h>
 
+#include "cell.h"
 #include "fmt.h"
 #include "i18n.h"
-#include "view.h"
+#include "meters.h"
+#include "text.h"
 
 struct segment {
 	int stat;		/* enum csf_stat */
@@ -78,7 +79,7 @@ static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 
 	snprintf(label, sizeof(label), "%3u", id);
 	attrset(A_BOLD);
-	view_put(y, x, 3, label, 1);
+	cell_put(y, x, 3, label, 1);
 	attrset(A_NORMAL);
 	mvaddch(y, x + 3, '[');
 	mvaddch(y, x + w - 1, ']');
@@ -87,7 +88,7 @@ static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 	if (bar < 1)
 		return;
 	if (!c->snap.online) {
-		view_put(y, start, bar, _("offline"), 1);
+		cell_put(y, start, bar, _("offline"), 1);
 		return;
 	}
 	for (int k = 0; k < NSEG; k++)
@@ -108,16 +109,15 @@ static void draw_meter(const struct ui *ui, const struct cpu_row *c,
 			end = bar;
 		if (end > pos)
 			mvhline(y, start + pos, (chtype)segments[k].ch |
-				(ui->colors ? COLOR_PAIR(segments[k].pair) : 0),
-				end - pos);
+				cell_paint(ui, segments[k].pair, 0), end - pos);
 		pos = end > pos ? end : pos;
 	}
 	if (bar > pos)
 		mvhline(y, start + pos, ' ', bar - pos);
 	snprintf(pct, sizeof(pct), "%s%%", FMT_STR(num, fmt_pct, c->busy));
-	if (view_width(pct) < bar) {
+	if (text_width(pct) < bar) {
 		attrset(A_BOLD);
-		view_put(y, start + bar - view_width(pct), view_width(pct),
+		cell_put(y, start + bar - text_width(pct), text_width(pct),
 			 pct, 1);
 		attrset(A_NORMAL);
 	}
@@ -142,8 +142,8 @@ int meters_draw(const struct ui *ui, const struct screen *s, int y)
 			/* more CPUs than fit: say so instead of hiding it */
 			snprintf(more, sizeof(more), _("(+%u CPUs)"),
 				 s->ncpus - i);
-			view_put(y + rows - 1, COLS - view_width(more),
-				 view_width(more), more, 1);
+			cell_put(y + rows - 1, COLS - text_width(more),
+				 text_width(more), more, 1);
 			break;
 		}
 		draw_meter(ui, &s->cpus[i], i, y + row, col * w,

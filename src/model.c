@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * model.c - csftop's model: merge samples into rows, compute shares and
- * rates, keep exited threads for a moment, freeze, diff, sort and filter.
+ * rates, keep exited threads for a moment, freeze, diff, sum processes.
  *
  * No curses and no page access here: see model.h.
  */
 #include <config.h>
 
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "columns.h"
 #include "model.h"
 
 /*
@@ -344,9 +339,9 @@ static int same_incarnation(const struct csf_snap *a, const struct csf_snap *b)
 }
 
 /*
- * The steady case, once per thread and frame: every field is assigned, none
- * cleared first.  A memset of the row here was half of model_sample's time
- * (rep stosq of 264 bytes, 1,000 times a frame).
+ * The steady case, once per thread and frame: every field is assigned,
+ * none cleared first, for a row is large and this runs for every thread
+ * of every frame.
  */
 static void row_next(struct model *m, struct row *r, const struct row *old,
 		     const struct csf_snap *c)
@@ -363,8 +358,7 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
 	 * A row marked exited because its thread was missing from a sample
 	 * (the library gave up on a page stuck mid-update, -EAGAIN) is alive
 	 * again when the same registration reads live: otherwise it would
-	 * vanish after linger_ns while still running (found by
-	 * tests/fuzz/fuzz_model_merge).
+	 * vanish after linger_ns while still running.
 	 */
 	r->flags = c->state == CSF_STATE_EXITED ? old->flags & ROW_EXITED : 0;
 	r->exited_at_ns = r->flags ? old->exited_at_ns : 0;
@@ -381,7 +375,7 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
  * look-back per row would be quadratic and a sort n log n.  The set lives
  * in the model, so a frame does not allocate it.  Without memory for it
  * the process count is 0 rather than the frame failing.  (tgid 0 is no
- * real process, but is counted once like any other, as before.)
+ * real process, but is counted once like any other.)
  */
 static void count_live(struct model *m, struct screen *s)
 {
@@ -502,6 +496,64 @@ static int cpus_compute(struct model *m, struct screen *dst,
 
 /* --- sampling ------------------------------------------------------- */
 
+/*
+ * The sample's snapshots in tid order, in m->in: 0, or -ENOMEM.  The
+ * sampler reads in tid order already: only what is not is sorted.
+ */
+static int input_by_tid(struct model *m, const struct csf_snap *snaps,
+			size_t n)
+{
+	const struct csf_snap **in;
+	int sorted = 1;
+
+	if (m->in_cap < n) {
+		in = realloc(m->in, n * sizeof(*in));
+		if (!in)
+			return -ENOMEM;
+		m->in = in;
+		m->in_cap = n;
+	}
+	in = m->in;
+	for (size_t k = 0; k < n; k++) {
+		in[k] = &snaps[k];
+		if (k && snaps[k].tid < snaps[k - 1].tid)
+			sorted = 0;
+	}
+	if (!sorted)
+		qsort(in, n, sizeof(*in), cmp_snap_ptr_tid);
+	return 0;
+}
+
+/* @r's thread is seen exited at @now_ns, unless it was already. */
+static void mark_exited(struct row *r, uint64_t now_ns)
+{
+	if (!(r->flags & ROW_EXITED)) {
+		r->flags |= ROW_EXITED;
+		r->exited_at_ns = now_ns;
+	}
+}
+
+/* @r from @o, whose thread is gone from the sample: exited and unmapped. */
+static void row_gone(struct row *r, const struct row *o, uint64_t interval_ns,
+		     uint64_t now_ns)
+{
+	*r = *o;
+	memset(r->delta_ns, 0, sizeof(r->delta_ns));
+	r->d_nvcsw = r->d_nivcsw = 0;
+	waits_none(r);
+	r->interval_ns = interval_ns;
+	r->flags &= ~ROW_NEW;
+	mark_exited(r, now_ns);
+}
+
+/* Whether @r's thread exited long enough ago for its row to go. */
+static int lingered(const struct model *m, const struct row *r,
+		    uint64_t now_ns)
+{
+	return (r->flags & ROW_EXITED) &&
+	       now_ns - r->exited_at_ns >= m->linger_ns;
+}
+
 int model_sample(struct model *m, const struct csf_snap *snaps,
 		 const struct csf_hist *const *hists, size_t n,
 		 const struct csf_cpu_snap *cpus, unsigned int ncpus,
@@ -512,32 +564,20 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 	const struct csf_snap **in;
 	unsigned int seq = old->seq + 1;
 	size_t i = 0, j = 0;
-	int sorted = 1;
 
 	/* the spare's arrays, emptied: a steady frame allocates nothing */
 	memset(&m->spare, 0, sizeof(m->spare));
 	next.kind = SCREEN_LIVE;
 	next.nrows = 0;
-	if (m->in_cap < n) {
-		in = realloc(m->in, n * sizeof(*in));
-		if (!in)
-			goto fail;
-		m->in = in;
-		m->in_cap = n;
+	/* before the merge, which frees and fills slots: nothing fails after */
+	if (input_by_tid(m, snaps, n) ||
+	    screen_reserve(&next, n + old->nrows) ||
+	    cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus)) {
+		/* the arrays kept for next time, the live screen unchanged */
+		m->spare = next;
+		return -ENOMEM;
 	}
 	in = m->in;
-	for (size_t k = 0; k < n; k++) {
-		in[k] = &snaps[k];
-		if (k && snaps[k].tid < snaps[k - 1].tid)
-			sorted = 0;
-	}
-	/* the sampler reads in tid order already: sort only what is not */
-	if (!sorted)
-		qsort(in, n, sizeof(*in), cmp_snap_ptr_tid);
-	/* before the merge, which frees and fills slots: nothing fails after */
-	if (screen_reserve(&next, n + old->nrows) ||
-	    cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus))
-		goto fail;
 
 	/* merge the old rows and the new samples, both sorted by tid */
 	while (i < old->nrows || j < n) {
@@ -554,24 +594,13 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 			row_first(m, r, c);
 			j++;
 		} else if (!c || o->snap.tid < c->tid) {
-			/* gone from the sample: exited and unmapped */
 			i++;
-			if ((o->flags & ROW_EXITED) &&
-			    now_ns - o->exited_at_ns >= m->linger_ns) {
+			if (lingered(m, o, now_ns)) {
 				slot_free(m, o->hist);
 				continue;
 			}
-			*r = *o;
-			memset(r->delta_ns, 0, sizeof(r->delta_ns));
-			r->d_nvcsw = r->d_nivcsw = 0;
-			waits_none(r);
-			r->interval_ns = now_ns > old->taken_ns ?
-					 now_ns - old->taken_ns : 0;
-			r->flags &= ~ROW_NEW;
-			if (!(r->flags & ROW_EXITED)) {
-				r->flags |= ROW_EXITED;
-				r->exited_at_ns = now_ns;
-			}
+			row_gone(r, o, now_ns > old->taken_ns ?
+				 now_ns - old->taken_ns : 0, now_ns);
 			c = NULL;
 		} else {
 			if (same_incarnation(&o->snap, c)) {
@@ -585,13 +614,9 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 		}
 		if (c && hists && hists[c - snaps])
 			row_hist_read(m, r, hists[c - snaps], seq);
-		if (r->snap.state == CSF_STATE_EXITED &&
-		    !(r->flags & ROW_EXITED)) {
-			r->flags |= ROW_EXITED;
-			r->exited_at_ns = now_ns;
-		}
-		if ((r->flags & ROW_EXITED) &&
-		    now_ns - r->exited_at_ns >= m->linger_ns) {
+		if (r->snap.state == CSF_STATE_EXITED)
+			mark_exited(r, now_ns);
+		if (lingered(m, r, now_ns)) {
 			slot_free(m, r->hist);
 			continue;
 		}
@@ -607,11 +632,6 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 	m->spare = m->live;
 	m->live = next;
 	return 0;
-
-fail:
-	/* keep the arrays for next time; the live screen is unchanged */
-	m->spare = next;
-	return -ENOMEM;
 }
 
 /* --- freeze and diff ------------------------------------------------ */
@@ -978,170 +998,6 @@ void model_processes_free(struct proc_screen *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* --- filter --------------------------------------------------------- */
-
-int parse_pid_list(const char *text, pid_t *pids, size_t max)
-{
-	size_t n = 0;
-	const char *p = text;
-
-	if (!*p)
-		return -EINVAL;
-	for (;;) {
-		char *end;
-		long v;
-
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (errno || v <= 0 || v > INT_MAX || n >= max)
-			return -EINVAL;
-		pids[n++] = (pid_t)v;
-		if (!*end)
-			break;
-		if (*end != ',')
-			return -EINVAL;
-		p = end + 1;
-	}
-	return (int)n;
-}
-
-int filter_set_pids(struct filter *f, const char *text)
-{
-	pid_t pids[FILTER_MAX_PIDS];
-	int n = parse_pid_list(text, pids, FILTER_MAX_PIDS);
-
-	if (n < 0)
-		return n;
-	memset(f, 0, sizeof(*f));
-	memcpy(f->pids, pids, (size_t)n * sizeof(pids[0]));
-	f->npids = (size_t)n;
-	snprintf(f->text, sizeof(f->text), "%s", text);
-	return 0;
-}
-
-int filter_set(struct filter *f, const char *text)
-{
-	if (!*text) {
-		memset(f, 0, sizeof(*f));
-		return 0;
-	}
-	/* only digits and commas: a PID list, and it must be a valid one */
-	if (strspn(text, "0123456789,") == strlen(text))
-		return filter_set_pids(f, text);
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s", text);
-	snprintf(f->text, sizeof(f->text), "%s", text);
-	return 0;
-}
-
-int filter_active(const struct filter *f)
-{
-	return f && (f->npids || f->name[0]);
-}
-
-int filter_match(const struct filter *f, const struct row *r)
-{
-	if (!f || !filter_active(f))
-		return 1;
-	if (f->npids) {
-		/* -p names processes like top's; a TID is accepted too */
-		for (size_t i = 0; i < f->npids; i++)
-			if ((uint32_t)f->pids[i] == r->snap.tgid ||
-			    (uint32_t)f->pids[i] == r->snap.tid)
-				return 1;
-		return 0;
-	}
-	{
-		char comm[sizeof(r->snap.comm) + 1];
-
-		memcpy(comm, r->snap.comm, sizeof(r->snap.comm));
-		comm[sizeof(r->snap.comm)] = '\0';
-		return strcasestr(comm, f->name) != NULL;
-	}
-}
-
-/* --- values and sorting --------------------------------------------- */
-
-/*
- * Each row's key is computed once (a share is a division), then small
- * entries holding it are sorted.  Ties go by ascending TID, both ways.
- */
-struct sort_ent {
-	union {
-		double d;
-		const char *comm;
-	} key;
-	uint32_t tid;
-	uint32_t row;
-};
-
-#define COMM_LEN sizeof(((struct csf_snap *)0)->comm)
-
-/* qsort_r() on names, @desc pointing to the direction */
-static int cmp_comm(const void *pa, const void *pb, void *desc)
-{
-	const struct sort_ent *a = pa, *b = pb;
-	int c = strncasecmp(a->key.comm, b->key.comm, COMM_LEN);
-
-	if (*(int *)desc)
-		c = -c;
-	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
-}
-
-/* Whether @a goes before @b: a descending sort's keys are negated, and a
- * screen's rows need not be in TID order. */
-static inline int before(const struct sort_ent *a, const struct sort_ent *b)
-{
-	return a->key.d < b->key.d || (a->key.d == b->key.d && a->tid < b->tid);
-}
-
-/* Runs of this many are sorted by insertion before they are merged. */
-#define SORT_RUN 16
-
-/*
- * Merge sort of @n entries with @tmp (room for @n); returns the array that
- * holds the result.  qsort() with a comparison function called per pair
- * was a tenth of a frame at 1,000 threads.  Insertion sorts the first
- * runs: rows come in TID order and most keys tie, so the runs are mostly
- * in order already and four merge passes of ten are saved.
- */
-static struct sort_ent *merge_sort(struct sort_ent *a, struct sort_ent *tmp,
-				   size_t n)
-{
-	for (size_t lo = 0; lo < n; lo += SORT_RUN) {
-		size_t hi = lo + SORT_RUN < n ? lo + SORT_RUN : n;
-
-		for (size_t i = lo + 1; i < hi; i++) {
-			struct sort_ent e = a[i];
-			size_t j = i;
-
-			for (; j > lo && before(&e, &a[j - 1]); j--)
-				a[j] = a[j - 1];
-			a[j] = e;
-		}
-	}
-	for (size_t w = SORT_RUN; w < n; w *= 2) {
-		struct sort_ent *t;
-
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n;
-			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-
-			while (i < mid && j < hi)
-				tmp[k++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
-			memcpy(tmp + k, a + i, (mid - i) * sizeof(*a));
-			memcpy(tmp + k + mid - i, a + j, (hi - j) * sizeof(*a));
-		}
-		t = a;
-		a = tmp;
-		tmp = t;
-	}
-	return a;
-}
-
 int model_idx_reserve(size_t **idx, size_t *cap, size_t n)
 {
 	size_t *p;
@@ -1154,49 +1010,4 @@ int model_idx_reserve(size_t **idx, size_t *cap, size_t n)
 	*idx = p;
 	*cap = n;
 	return 0;
-}
-
-size_t model_select(const struct screen *s, const struct filter *f,
-		    enum col col, int desc, size_t *idx)
-{
-	const struct column *c;
-	struct sort_ent *ent, *sorted;
-	size_t n = 0;
-
-	if (col >= COL_NR)
-		col = COL_DEFAULT_SORT;
-	c = &columns[col];
-	for (size_t i = 0; i < s->nrows; i++)
-		if (filter_match(f, &s->rows[i]))
-			idx[n++] = i;
-	/* without memory for the keys the rows stay in TID order */
-	ent = malloc((n ? 2 * n : 1) * sizeof(*ent));
-	if (!ent)
-		return n;
-	for (size_t i = 0; i < n; i++) {
-		const struct row *r = &s->rows[idx[i]];
-
-		if (c->uint) {
-			ent[i].key.d = (double)c->uint(r);
-		} else if (c->ratio) {
-			struct ratio q = c->ratio(r);
-
-			ent[i].key.d = q.den ? (double)q.num / (double)q.den : 0;
-		} else {
-			ent[i].key.comm = c->name(r);
-		}
-		if (desc && (c->uint || c->ratio))
-			ent[i].key.d = -ent[i].key.d;
-		ent[i].tid = r->snap.tid;
-		ent[i].row = (uint32_t)idx[i];
-	}
-	sorted = ent;
-	if (c->uint || c->ratio)
-		sorted = merge_sort(ent, ent + n, n);
-	else
-		qsort_r(ent, n, sizeof(*ent), cmp_comm, &desc);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = sorted[i].row;
-	free(ent);
-	return n;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * model.h - csftop's data model: samples, rates, sort, filter, freeze, diff.
+ * model.h - csftop's data model: samples, rates, freeze, diff, processes.
  *
  * Everything csftop shows is computed here from plain arrays of
  * struct csf_snap and struct csf_cpu_snap, with no curses and no access to
@@ -23,43 +23,6 @@
 
 #include "coarse_stat_fs.h"
 #include "fmt.h"
-
-/* The columns of the thread table, in display order: see columns.h. */
-enum col {
-	COL_PID,
-	COL_TID,
-	COL_COMM,
-	COL_STATE,
-	COL_CPU,
-	COL_RUN_PCT,		/* share of the interval, one per state */
-	COL_RUNNABLE_PCT,
-	COL_SLEEP_PCT,
-	COL_IOWAIT_PCT,
-	COL_BLOCKED_PCT,
-	COL_RUN_TOTAL,		/* total since registration (B-A in a diff) */
-	COL_RUNNABLE_TOTAL,
-	COL_SLEEP_TOTAL,
-	COL_IOWAIT_TOTAL,
-	COL_BLOCKED_TOTAL,
-	COL_VCSW_RATE,		/* voluntary switches per second */
-	COL_IVCSW_RATE,		/* involuntary switches per second */
-	COL_MIGRATIONS,		/* total (B-A in a diff) */
-	COL_WAKEUPS,		/* total (B-A in a diff) */
-	COL_RUNNABLE_P99,	/* the waits of the interval (ABI 1.1) */
-	COL_RUNNABLE_MAX,
-	COL_WAIT_P99,
-	COL_WAKER,		/* the last, whenever it was */
-	COL_PREEMPTOR,
-	COL_WAKER_TID,
-	COL_PREEMPTOR_TID,
-	COL_NR
-};
-
-/* The signature view: who waited longest for a CPU in the last interval. */
-#define COL_DEFAULT_SORT COL_RUNNABLE_PCT
-
-enum col_kind { COL_KIND_INT, COL_KIND_TEXT, COL_KIND_PCT, COL_KIND_NS,
-		COL_KIND_RATE };
 
 /* row.flags */
 #define ROW_EXITED	(1u << 0)	/* exited; kept visible for a while */
@@ -123,7 +86,7 @@ enum screen_kind { SCREEN_LIVE, SCREEN_DIFF };
 
 /*
  * What one frame shows.  rows[] is kept sorted by tid (the model merges on
- * it); display order comes from model_select().
+ * it); display order comes from select_rows().
  */
 struct screen {
 	enum screen_kind kind;
@@ -278,36 +241,8 @@ long model_processes_threads(const struct screen *src, struct proc_screen *out,
 			     uint32_t tgid);
 void model_processes_free(struct proc_screen *p);
 
-/* Filter: a list of PIDs/TIDs, or a substring of the thread name. */
-#define FILTER_MAX_PIDS 64
-struct filter {
-	size_t npids;
-	pid_t pids[FILTER_MAX_PIDS];
-	char name[64];			/* empty: no name filter */
-	char text[128];			/* as the user typed it */
-};
-
-/*
- * filter_set - parse @text: "123" or "1,2,3" filters by PID (or TID), any
- * other text by a case-insensitive substring of COMM, "" clears.  Returns 0
- * or -EINVAL (bad PID list; the filter is unchanged).
- */
-int filter_set(struct filter *f, const char *text);
-/* filter_set_pids - strictly a PID list, for -p: -EINVAL unless one. */
-int filter_set_pids(struct filter *f, const char *text);
-int filter_active(const struct filter *f);
-int filter_match(const struct filter *f, const struct row *r);
-
 /* Room for @n indices in *@idx (of *@cap): 0, or -ENOMEM. */
 int model_idx_reserve(size_t **idx, size_t *cap, size_t n);
-
-/*
- * model_select - the rows of @s that pass @f (all rows when NULL), sorted
- * on @col (descending when @desc), ties broken by TID.  Writes indices into
- * @idx (room for s->nrows) and returns how many.
- */
-size_t model_select(const struct screen *s, const struct filter *f,
-		    enum col col, int desc, size_t *idx);
 
 /*
  * Share of the interval spent in @state: at most all of it for a thread
@@ -337,8 +272,5 @@ static inline unsigned int row_state(const struct row *r)
 		return CSF_STATE_EXITED;
 	return r->snap.state;
 }
-
-/* PID list parser shared with -p: returns count or -EINVAL. */
-int parse_pid_list(const char *text, pid_t *pids, size_t max);
 
 #endif /* CSFTOP_MODEL_H */

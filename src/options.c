@@ -104,6 +104,135 @@ static int parse_sort(const char *arg, struct options *o)
 	return 0;
 }
 
+/* A number for -n or -d, else the usage error said: EXIT_USAGE. */
+static int parse_number(int ch, const char *arg, struct options *o)
+{
+	unsigned long v;
+
+	if (ch == 'n') {
+		if (parse_uint(arg, 1, LONG_MAX, &v)) {
+			fprintf(stderr, _("%s: invalid count '%s': give a "
+					  "number from 1\n"), PROGRAM, arg);
+			return EXIT_USAGE;
+		}
+		o->count = (long)v;
+		return -1;
+	}
+	if (parse_uint(arg, INTERVAL_MIN_MS, INTERVAL_MAX_MS, &v)) {
+		fprintf(stderr, _("%s: invalid interval '%s': give "
+				  "milliseconds from %u to %u\n"),
+			PROGRAM, arg, INTERVAL_MIN_MS, INTERVAL_MAX_MS);
+		return EXIT_USAGE;
+	}
+	o->interval_ms = (unsigned int)v;
+	o->interval_set = 1;
+	return -1;
+}
+
+static int parse_format(const char *arg, struct options *o)
+{
+	if (!strcmp(arg, "text")) {
+		o->format = BATCH_TEXT;
+	} else if (!strcmp(arg, "csv")) {
+		o->format = BATCH_CSV;
+	} else if (!strcmp(arg, "json")) {
+		o->format = BATCH_JSON;
+	} else {
+		fprintf(stderr, _("%s: invalid output format '%s': text, csv "
+				  "or json\n"), PROGRAM, arg);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* An option getopt_long() found that is not wrong: -1 to go on, or the
+ * exit status (after help, version, or a bad argument). */
+static int parse_option(int ch, const char *arg, struct options *o)
+{
+	switch (ch) {
+	case 'b':
+		o->batch = 1;
+		return -1;
+	case 'n':
+	case 'd':
+		return parse_number(ch, arg, o);
+	case 'a':
+		o->archive = arg;
+		return -1;
+	case 'S':
+		o->start = arg;
+		return -1;
+	case 'T':
+		o->finish = arg;
+		return -1;
+	case 'o':
+		return parse_format(arg, o);
+	case 's':
+		if (!parse_sort(arg, o))
+			return -1;
+		fprintf(stderr, _("%s: unknown sort column '%s'\n"), PROGRAM,
+			arg);
+		cli_try_help(PROGRAM);
+		return EXIT_USAGE;
+	case 'p':
+		if (!filter_set_pids(&o->filter, arg))
+			return -1;
+		fprintf(stderr, _("%s: invalid PID list '%s': give PIDs like "
+				  "12,345\n"), PROGRAM, arg);
+		return EXIT_USAGE;
+	case 'P':
+		o->processes = 1;
+		return -1;
+	case 'h':
+		print_help();
+		return EXIT_SUCCESS;
+	default:	/* 'V' */
+		cli_version(PROGRAM);
+		return EXIT_SUCCESS;
+	}
+}
+
+/* What getopt_long() could not take, said: EXIT_USAGE. */
+static int bad_option(int ch, char **argv)
+{
+	if (ch == ':')
+		fprintf(stderr, _("%s: option '%s' requires an argument\n"),
+			PROGRAM, argv[optind - 1]);
+	else if (optopt)
+		fprintf(stderr, _("%s: invalid option -- '%c'\n"), PROGRAM,
+			optopt);
+	else
+		fprintf(stderr, _("%s: unrecognized option '%s'\n"), PROGRAM,
+			argv[optind - 1]);
+	cli_try_help(PROGRAM);
+	return EXIT_USAGE;
+}
+
+/* The operands and the options together: -1, or EXIT_USAGE, said. */
+static int check_options(int argc, char **argv, struct options *o)
+{
+	/* getopt leaves a "--" it stopped at just before the operands */
+	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
+		o->command = argv + optind;
+	} else if (optind < argc) {
+		fprintf(stderr, _("%s: extra operand '%s' (a command to run "
+				  "goes after --)\n"), PROGRAM, argv[optind]);
+		cli_try_help(PROGRAM);
+		return EXIT_USAGE;
+	}
+	if (o->command && (o->archive || o->filter.npids))
+		fprintf(stderr, _("%s: a command runs alone: not with -a or "
+				  "-p\n"), PROGRAM);
+	else if ((o->start || o->finish) && !o->archive)
+		fprintf(stderr, _("%s: -S and -T need -a\n"), PROGRAM);
+	else if (o->format != BATCH_TEXT && !o->batch)
+		fprintf(stderr, _("%s: -o needs -b\n"), PROGRAM);
+	else
+		return -1;
+	cli_try_help(PROGRAM);
+	return EXIT_USAGE;
+}
+
 int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -121,8 +250,7 @@ int parse_options(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long v;
-	int ch;
+	int ch, status;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = INTERVAL_DEFAULT_MS;
@@ -131,122 +259,10 @@ int parse_options(int argc, char **argv, struct options *o)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:Pa:S:T:hV", longopts,
 				 NULL)) != -1) {
-		switch (ch) {
-		case 'b':
-			o->batch = 1;
-			break;
-		case 'n':
-			if (parse_uint(optarg, 1, LONG_MAX, &v)) {
-				fprintf(stderr, _("%s: invalid count '%s': "
-						  "give a number from 1\n"),
-					PROGRAM, optarg);
-				return EXIT_USAGE;
-			}
-			o->count = (long)v;
-			break;
-		case 'd':
-			if (parse_uint(optarg, INTERVAL_MIN_MS,
-				       INTERVAL_MAX_MS, &v)) {
-				fprintf(stderr, _("%s: invalid interval '%s': "
-						  "give milliseconds from %u "
-						  "to %u\n"),
-					PROGRAM, optarg, INTERVAL_MIN_MS,
-					INTERVAL_MAX_MS);
-				return EXIT_USAGE;
-			}
-			o->interval_ms = (unsigned int)v;
-			o->interval_set = 1;
-			break;
-		case 'a':
-			o->archive = optarg;
-			break;
-		case 'S':
-			o->start = optarg;
-			break;
-		case 'T':
-			o->finish = optarg;
-			break;
-		case 'o':
-			if (!strcmp(optarg, "text")) {
-				o->format = BATCH_TEXT;
-			} else if (!strcmp(optarg, "csv")) {
-				o->format = BATCH_CSV;
-			} else if (!strcmp(optarg, "json")) {
-				o->format = BATCH_JSON;
-			} else {
-				fprintf(stderr, _("%s: invalid output format "
-						  "'%s': text, csv or json\n"),
-					PROGRAM, optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 's':
-			if (parse_sort(optarg, o)) {
-				fprintf(stderr, _("%s: unknown sort column "
-						  "'%s'\n"), PROGRAM, optarg);
-				cli_try_help(PROGRAM);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			if (filter_set_pids(&o->filter, optarg)) {
-				fprintf(stderr, _("%s: invalid PID list '%s': "
-						  "give PIDs like 12,345\n"),
-					PROGRAM, optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			o->processes = 1;
-			break;
-		case 'h':
-			print_help();
-			return EXIT_SUCCESS;
-		case 'V':
-			cli_version(PROGRAM);
-			return EXIT_SUCCESS;
-		case ':':
-			fprintf(stderr, _("%s: option '%s' requires an "
-					  "argument\n"), PROGRAM,
-				argv[optind - 1]);
-			cli_try_help(PROGRAM);
-			return EXIT_USAGE;
-		default:
-			if (optopt)
-				fprintf(stderr, _("%s: invalid option -- "
-						  "'%c'\n"), PROGRAM, optopt);
-			else
-				fprintf(stderr, _("%s: unrecognized option "
-						  "'%s'\n"), PROGRAM,
-					argv[optind - 1]);
-			cli_try_help(PROGRAM);
-			return EXIT_USAGE;
-		}
+		status = ch == ':' || ch == '?' ? bad_option(ch, argv) :
+			 parse_option(ch, optarg, o);
+		if (status >= 0)
+			return status;
 	}
-	/* getopt leaves a "--" it stopped at just before the operands */
-	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
-		o->command = argv + optind;
-	} else if (optind < argc) {
-		fprintf(stderr, _("%s: extra operand '%s' (a command to run "
-				  "goes after --)\n"), PROGRAM, argv[optind]);
-		cli_try_help(PROGRAM);
-		return EXIT_USAGE;
-	}
-	if (o->command && (o->archive || o->filter.npids)) {
-		fprintf(stderr, _("%s: a command runs alone: not with -a or "
-				  "-p\n"), PROGRAM);
-		cli_try_help(PROGRAM);
-		return EXIT_USAGE;
-	}
-	if ((o->start || o->finish) && !o->archive) {
-		fprintf(stderr, _("%s: -S and -T need -a\n"), PROGRAM);
-		cli_try_help(PROGRAM);
-		return EXIT_USAGE;
-	}
-	if (o->format != BATCH_TEXT && !o->batch) {
-		fprintf(stderr, _("%s: -o needs -b\n"), PROGRAM);
-		cli_try_help(PROGRAM);
-		return EXIT_USAGE;
-	}
-	return -1;
+	return check_options(argc, argv, o);
 }

@@ -8,7 +8,8 @@
 #define CSFTOP_OPTIONS_H
 
 #include "batch.h"
-#include "model.h"
+#include "columns.h"
+#include "select.h"
 
 #define PROGRAM "csftop"
 #define INTERVAL_MIN_MS 10u

@@ -3,18 +3,19 @@
  * script.c - csftop's scripted test driver, after tig's: the screen tests
  * of tests/tui replay key scripts through it and compare its dumps.
  *
- * With CSFTOP_SCRIPT=FILE set, csftop draws to a terminal on
- * /dev/null of CSFTOP_SCRIPT_SIZE (COLSxLINES, default 80x24), takes its
- * keys from FILE, samples only when the script says ":sample", and stamps
- * every sample with a script clock that advances by exactly the interval.
+ * With CSFTOP_SCRIPT=FILE set, csftop's main gives the screen this driver:
+ * a terminal on /dev/null of CSFTOP_SCRIPT_SIZE (COLSxLINES, default
+ * 80x24), keys from FILE, a sample only when the script says ":sample",
+ * and a clock of the script's that advances by exactly the interval and
+ * times every sample.
  * With pages on CSF_CLOCK_MONO whose open intervals lie in the future (see
  * tests/tui/mkfakeroot.c) every screen is then a function of the script
  * alone.  Script lines:
  *
- *   text          keys, one per character; <F1>..<F12>, <Esc>, <Enter>,
- *                 <Space>, <Tab>, <Up>, <Down>, <Left>, <Right>, <PgUp>,
- *                 <PgDn>, <Home>, <End>, <Backspace>, <C-l>, <lt> name the
- *                 others
+ *   text          keys, one per character; <F1>..<F12>, <C-a>..<C-z>,
+ *                 <lt> for '<', and the names of the key table (keys.c:
+ *                 <Esc>, <Enter>, <Space>, <Tab>, <Up>, <Down>, <PgUp>,
+ *                 <PgDn>, <Home>, <End>, <Backspace>, ...) name the others
  *   :sample       advance the script clock by the interval and sample
  *   :dump FILE    write the screen as text to FILE
  *   :resize C L   resize the terminal to C columns and L lines
@@ -25,25 +26,26 @@
  */
 #include <config.h>
 
+#include <curses.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
+#include "keys.h"
+#include "script.h"
+#include "term.h"
+#include "view.h"
 
-static const struct {
-	const char *name;
-	int is_key;
-	wint_t ch;
-} key_names[] = {
-	{ "Esc", 0, 27 }, { "Enter", 0, '\n' }, { "Space", 0, ' ' },
-	{ "Tab", 0, '\t' },
-	{ "Up", 1, KEY_UP }, { "Down", 1, KEY_DOWN }, { "Left", 1, KEY_LEFT },
-	{ "Right", 1, KEY_RIGHT }, { "PgUp", 1, KEY_PPAGE },
-	{ "PgDn", 1, KEY_NPAGE }, { "Home", 1, KEY_HOME },
-	{ "End", 1, KEY_END }, { "Backspace", 1, KEY_BACKSPACE },
-	{ "C-l", 0, 12 }, { "C-u", 0, 21 }, { "lt", 0, '<' },
+struct script {
+	struct tui_driver d;		/* first: the driver is the script */
+	struct tui_clock clock;
+	const char *path;
+	FILE *keys;
+	uint64_t now;			/* the script's clock */
+	SCREEN *screen;
+	FILE *null_in, *null_out;
 };
 
 /* Write the screen as UTF-8 text, trailing blanks trimmed. */
@@ -92,19 +94,19 @@ static int dump_screen(const char *path)
 
 static void script_error(struct tui *t, const char *line)
 {
-	tui_restore_terminal();
+	term_restore();
 	fprintf(stderr, "%s: script: cannot run '%s'\n", PROGRAM, line);
 	t->quit = 1;
 	t->error = -EINVAL;
 }
 
-static void script_command(struct tui *t, char *line)
+static void script_command(struct script *sc, struct tui *t, char *line)
 {
 	char arg[512];
 	int a, b;
 
 	if (!strcmp(line, ":sample")) {
-		t->script_now += (uint64_t)t->ui.interval_ms * 1000000;
+		sc->now += (uint64_t)t->ui.interval_ms * 1000000;
 		tui_sample(t);
 	} else if (sscanf(line, ":dump %511s", arg) == 1) {
 		view_draw(&t->ui);
@@ -129,23 +131,29 @@ static void script_command(struct tui *t, char *line)
 static int named_key(const char *name, int *is_key, wint_t *ch)
 {
 	int f;
+	char c;
 
 	if (sscanf(name, "F%d", &f) == 1 && f >= 1 && f <= 12) {
 		*is_key = 1;
 		*ch = KEY_F(f);
 		return 0;
 	}
-	for (size_t k = 0; k < sizeof(key_names) / sizeof(key_names[0]); k++)
-		if (!strcmp(name, key_names[k].name)) {
-			*is_key = key_names[k].is_key;
-			*ch = key_names[k].ch;
-			return 0;
-		}
-	return -1;
+	if (sscanf(name, "C-%c", &c) == 1 && c >= 'a' && c <= 'z' &&
+	    !name[3]) {
+		*is_key = 0;
+		*ch = (wint_t)(c & 0x1f);
+		return 0;
+	}
+	if (!strcmp(name, "lt")) {
+		*is_key = 0;
+		*ch = '<';
+		return 0;
+	}
+	return keys_by_name(name, is_key, ch);
 }
 
 /* Run one script line: a command or a string of keys. */
-void script_line(struct tui *t, char *line)
+static void script_line(struct script *sc, struct tui *t, char *line)
 {
 	size_t len = strlen(line);
 	wchar_t w[512];
@@ -156,7 +164,7 @@ void script_line(struct tui *t, char *line)
 	if (!len || line[0] == '#')
 		return;
 	if (line[0] == ':') {
-		script_command(t, line);
+		script_command(sc, t, line);
 		return;
 	}
 	n = mbstowcs(w, line, 511);
@@ -186,28 +194,52 @@ void script_line(struct tui *t, char *line)
 	}
 }
 
-void script_stamp(struct tui *t)
+static void script_run(struct tui_driver *d, struct tui *t)
 {
-	struct sampler *smp = t->smp;
+	struct script *sc = (struct script *)d;
+	char line[1024];
+
+	while (!t->quit && !tui_signal && !t->error) {
+		if (!fgets(line, sizeof(line), sc->keys))
+			break;		/* end of script: quit */
+		script_line(sc, t, line);
+		ui_set_now(&t->ui, tui_now(t));
+	}
+}
+
+static uint64_t script_now(const struct tui_clock *c)
+{
+	const struct script *sc = (const struct script *)
+		((const char *)c - offsetof(struct script, clock));
+
+	return sc->now;
+}
+
+/* A sample of the pages, as if read at the script's time. */
+static void script_time_sample(const struct tui_clock *c,
+			       struct sampler *smp)
+{
+	uint64_t now = script_now(c);
 
 	for (size_t i = 0; i < smp->nsnaps; i++)
-		smp->snaps[i].now = t->script_now;
+		smp->snaps[i].now = now;
 	for (unsigned int i = 0; i < smp->ncpus; i++)
-		smp->cpus[i].now = t->script_now;
+		smp->cpus[i].now = now;
 }
 
 /*
- * A terminal on /dev/null of CSFTOP_SCRIPT_SIZE, keys from @path, and the
- * script's clock.  Returns 0 or -1 (said on stderr).
+ * A terminal on /dev/null of CSFTOP_SCRIPT_SIZE, keys from the script,
+ * and the script's clock.  Returns 0 or -1 (said on stderr).
  */
-int script_open(struct tui *t, const char *path)
+static int script_open(struct tui_driver *d)
 {
+	struct script *sc = (struct script *)d;
 	const char *size = getenv("CSFTOP_SCRIPT_SIZE");
 	int cols = 80, lines = 24;
 
-	t->script = fopen(path, "r");
-	if (!t->script) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM, path,
+	sc->keys = fopen(sc->path, "r");
+	if (!sc->keys) {
+		fprintf(stderr, "%s: %s: %s\n", PROGRAM, sc->path,
 			strerror(errno));
 		return -1;
 	}
@@ -216,17 +248,46 @@ int script_open(struct tui *t, const char *path)
 			"COLSxLINES\n", PROGRAM, size);
 		return -1;
 	}
-	t->null_in = fopen("/dev/null", "r");
-	t->null_out = fopen("/dev/null", "w");
-	if (!t->null_in || !t->null_out)
+	sc->null_in = fopen("/dev/null", "r");
+	sc->null_out = fopen("/dev/null", "w");
+	if (!sc->null_in || !sc->null_out)
 		return -1;
-	t->term = newterm(getenv("TERM") && *getenv("TERM") ?
-			  NULL : "xterm", t->null_out, t->null_in);
-	if (!t->term) {
+	sc->screen = newterm(getenv("TERM") && *getenv("TERM") ?
+			     NULL : "xterm", sc->null_out, sc->null_in);
+	if (!sc->screen) {
 		fprintf(stderr, "%s: script: no terminal\n", PROGRAM);
 		return -1;
 	}
 	resizeterm(lines, cols);
-	t->script_now = 1000000000000ull;	/* 1000 s */
+	sc->now = 1000000000000ull;	/* 1000 s */
+	term_setup();
 	return 0;
+}
+
+static void script_close(struct tui_driver *d)
+{
+	struct script *sc = (struct script *)d;
+
+	term_restore();
+	if (sc->screen)
+		delscreen(sc->screen);
+	if (sc->keys)
+		fclose(sc->keys);
+	if (sc->null_in)
+		fclose(sc->null_in);
+	if (sc->null_out)
+		fclose(sc->null_out);
+	sc->screen = NULL;
+	sc->keys = sc->null_in = sc->null_out = NULL;
+}
+
+struct tui_driver *script_driver(const char *path)
+{
+	static struct script sc;
+
+	sc.d = (struct tui_driver){ &sc.clock, script_open, script_run,
+				    script_close };
+	sc.clock = (struct tui_clock){ script_now, script_time_sample };
+	sc.path = path;
+	return &sc.d;
 }

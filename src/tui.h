@@ -1,26 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tui.h - interactive csftop: the loop and its keys (tui.c), and the
- * scripted test driver (script.c) that stands in for the terminal, the
- * keyboard and the clock.
+ * tui.h - interactive csftop: the screen's session (tui.c), which samples
+ * and keeps the model and the UI state, run by a driver that gives it a
+ * terminal, keys and a clock: the user's terminal (term.c), or the test
+ * driver's (script.c).  What the keys do is keys.c's, the drawing view.c's.
  */
 #ifndef CSFTOP_TUI_H
 #define CSFTOP_TUI_H
 
-#include <curses.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <time.h>
 #include <wchar.h>
 
 #include "model.h"
 #include "options.h"
 #include "sampler.h"
-#include "view.h"
+#include "ui.h"
 
 struct replay;
 struct command;
+
+/*
+ * The screen's clock, in ns.  Samples keep the times their reads took
+ * unless time_sample is set: a clock that is not the pages' (the test
+ * driver's) then times each sample just read, so that shares and rates
+ * follow it.
+ */
+struct tui_clock {
+	uint64_t (*now)(const struct tui_clock *c);
+	void (*time_sample)(const struct tui_clock *c, struct sampler *smp);
+};
 
 struct tui {
 	struct ui ui;
@@ -36,13 +47,24 @@ struct tui {
 	uint64_t next_ns;		/* deadline of the next sample */
 	int quit;
 	int error;			/* negative errno that ended the loop */
-	/* script mode */
-	FILE *script;
-	uint64_t script_now;
-	SCREEN *term;
-	FILE *null_in, *null_out;
+	const struct tui_clock *clock;
 };
 
+/*
+ * What the screen runs on.  open() makes its terminal current and sets
+ * it up (term_setup()), or says on stderr why it cannot: 0 or -1; run()
+ * gives keys and samples until t->quit, tui_signal, t->error or the end of
+ * its input; close() restores the terminal, whether open() succeeded or
+ * not.
+ */
+struct tui_driver {
+	const struct tui_clock *clock;
+	int (*open)(struct tui_driver *d);
+	void (*run)(struct tui_driver *d, struct tui *t);
+	void (*close)(struct tui_driver *d);
+};
+
+/* The signal that ends the screen (SIGINT, SIGTERM, SIGHUP, SIGQUIT). */
 extern volatile sig_atomic_t tui_signal;
 
 static inline uint64_t mono_ns(void)
@@ -54,24 +76,35 @@ static inline uint64_t mono_ns(void)
 }
 
 /*
- * The interactive screen until q, a signal or an error: the exit status.
- * Samples come from @smp, or from @rp when it is not NULL; with @cmd the
- * header follows that command and its tree's total.
+ * The screen's life, as csftop's main runs it on a driver: tui_init()
+ * before the driver opens its terminal (the signals that end the screen
+ * are caught from then on), with samples from @smp, or from @rp when it is
+ * not NULL, and with @cmd the header following that command and its
+ * tree's total; tui_start() once it has, for the model and the first
+ * sample; tui_end() once it is closed again, to say what error ended the
+ * screen and give the exit status; tui_die() to die of tui_signal.
  */
-int run_tui(const struct options *o, struct sampler *smp, struct replay *rp,
-	    struct command *cmd);
+void tui_init(struct tui *t, const struct tui_clock *clock,
+	      const struct options *o, struct sampler *smp, struct replay *rp,
+	      struct command *cmd);
+void tui_start(struct tui *t, const struct options *o);
+int tui_end(struct tui *t);
+void tui_die(struct tui *t);
 
-/* tui.c, for the script */
-void tui_restore_terminal(void);
+/* The screen's clock. */
+uint64_t tui_now(const struct tui *t);
+/* Read a sample and show it: 0, or the error (also in t->error). */
 int tui_sample(struct tui *t);
-void tui_key(struct tui *t, int is_key, wint_t ch);
-void tui_click(struct tui *t, int x, int y);
-
-/* script.c: CSFTOP_SCRIPT's terminal, and one line of the script */
-int script_open(struct tui *t, const char *path);
-void script_line(struct tui *t, char *line);
-/* Stamp the sample just read with the script's clock instead of the
- * reader's, so that a screen depends on the script alone. */
-void script_stamp(struct tui *t);
+/* Sample if the period is up at @now_ns (unless a replay is paused). */
+void tui_tick(struct tui *t, uint64_t now_ns);
+/* The table after a change of the model or of what it shows. */
+void tui_refresh_view(struct tui *t);
+/* A replay's key ([ ] p + -): 1 when replaying, else 0 and nothing done. */
+int tui_replay_key(struct tui *t, wint_t ch);
+/*
+ * Show the replay's sample at the time @text names (PCP's syntax, as -S);
+ * 0, or -1 and why in @why.
+ */
+int tui_goto(struct tui *t, const char *text, char *why, size_t len);
 
 #endif /* CSFTOP_TUI_H */

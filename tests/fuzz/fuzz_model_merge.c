@@ -14,7 +14,7 @@
  * tid comes back as a new thread.  After every sample the model's
  * promises are checked: rows sorted by tid with no duplicate, every
  * thread of the sample that does not read EXITED present (an exited one
- * may be gone after its linger time), model_select() within bounds.
+ * may be gone after its linger time), select_rows() within bounds.
  */
 #include "config.h"
 
@@ -25,6 +25,7 @@
 #include "fuzz.h"
 #include "columns.h"
 #include "model.h"
+#include "select.h"
 
 #define POOL 24
 #define NCPUS 4
@@ -101,7 +102,7 @@ static void check_screen(const struct screen *s)
 	fuzz_assert(idx != NULL);
 	memset(&f, 0, sizeof(f));
 	for (int col = 0; col < COL_NR; col++) {
-		n = model_select(s, &f, (enum col)col, col & 1, idx);
+		n = select_rows(s, &f, (enum col)col, col & 1, idx);
 		fuzz_assert(n == s->nrows);
 		for (i = 0; i < n; i++) {
 			const struct column *c = &columns[col];
@@ -284,7 +285,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			filter_set(&f, take(&c, 1) & 1 ? text : "thr");
 			sh = model_shown(&m);
 			if (sh->nrows <= sizeof(idx) / sizeof(idx[0]))
-				fuzz_assert(model_select(sh, &f,
+				fuzz_assert(select_rows(sh, &f,
 					(enum col)(take(&c, 1) % COL_NR),
 					1, idx) <= sh->nrows);
 			break;

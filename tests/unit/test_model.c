@@ -21,6 +21,7 @@
 #include "src/columns.h"
 #include "src/fmt.h"
 #include "src/model.h"
+#include "src/select.h"
 #include "unit.h"
 
 #define MS 1000000ull
@@ -208,7 +209,7 @@ START_TEST(test_sort_every_column_both_ways)
 		enum col col = (enum col)(k / 2);
 		int desc = k % 2;
 
-		n = model_select(s, NULL, col, desc, idx);
+		n = select_rows(s, NULL, col, desc, idx);
 		ck_assert_uint_eq(n, NSORT);
 		for (size_t i = 1; i < n; i++) {
 			int c = cmp_col(&s->rows[idx[i - 1]], &s->rows[idx[i]],
@@ -222,7 +223,7 @@ START_TEST(test_sort_every_column_both_ways)
 					      columns[col].key, i - 1, i);
 		}
 		/* the other direction is the exact reverse */
-		ck_assert_uint_eq(model_select(s, NULL, col, !desc, rev), NSORT);
+		ck_assert_uint_eq(select_rows(s, NULL, col, !desc, rev), NSORT);
 		for (size_t i = 0; i < n; i++)
 			ck_assert_uint_eq(idx[i], rev[n - 1 - i]);
 	}
@@ -246,7 +247,7 @@ START_TEST(test_sort_ties_broken_by_tid)
 
 	model_init(&m, ident);
 	ck_assert_int_eq(model_sample(&m, s, NULL, 3, NULL, 0, 0), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), NULL, COL_COMM, 1,
+	ck_assert_uint_eq(select_rows(model_shown(&m), NULL, COL_COMM, 1,
 				       idx), 3);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 10);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[2]].snap.tid, 30);
@@ -256,7 +257,7 @@ END_TEST
 
 /*
  * Many rows, values spread over every byte of the keys and full of ties:
- * model_select() must give exactly the order of a comparison sort on
+ * select_rows() must give exactly the order of a comparison sort on
  * the exact values with ties by ascending TID, on every numeric column, both
  * ways, and also on a screen whose rows are not in TID order.
  */
@@ -286,7 +287,7 @@ static void check_order(const struct screen *s, enum col col, int desc)
 {
 	static size_t idx[NMANY];
 	static const struct row *ref[NMANY];
-	size_t n = model_select(s, NULL, col, desc, idx);
+	size_t n = select_rows(s, NULL, col, desc, idx);
 
 	ck_assert_uint_eq(n, s->nrows);
 	for (size_t i = 0; i < n; i++)
@@ -364,46 +365,44 @@ START_TEST(test_col_by_key)
 }
 END_TEST
 
-START_TEST(test_filter_by_pid_and_tid)
+/*
+ * Filters over the five threads of build_sort_model(): echo 100 (PID 50),
+ * Charlie 107 (47), alpha 114 (44), delta 121 (41), Bravo 128 (38).
+ */
+static const struct {
+	const char *text;
+	size_t n;
+	uint32_t tids[NSORT];
+} filter_cases[] = {
+	{ "47,114", 2, { 107, 114 } },		/* a PID and a TID */
+	{ "ALP", 1, { 114 } },			/* case-insensitive, as htop */
+	{ "a", 4, { 107, 114, 121, 128 } },
+	{ "zz", 0, { 0 } },
+	{ "", NSORT, { 100, 107, 114, 121, 128 } },	/* none */
+};
+
+START_TEST(test_filter_by_pid_tid_or_name)
 {
 	struct model m;
 	struct filter f = { 0 };
 	size_t idx[NSORT];
 
 	build_sort_model(&m);
-	/* pid 47 is thread 107's process; 114 is a tid */
-	ck_assert_int_eq(filter_set(&f, "47,114"), 0);
-	ck_assert(filter_active(&f));
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
-			  2);
-	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 107);
-	ck_assert_uint_eq(model_shown(&m)->rows[idx[1]].snap.tid, 114);
-	model_free(&m);
-}
-END_TEST
+	for (size_t k = 0; k < sizeof(filter_cases) / sizeof(filter_cases[0]);
+	     k++) {
+		const char *text = filter_cases[k].text;
+		size_t n;
 
-START_TEST(test_filter_by_name_substring)
-{
-	struct model m;
-	struct filter f = { 0 };
-	size_t idx[NSORT];
-
-	build_sort_model(&m);
-	/* case-insensitive, like htop's filter */
-	ck_assert_int_eq(filter_set(&f, "ALP"), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
-			  1);
-	ck_assert_str_eq(model_shown(&m)->rows[idx[0]].snap.comm, "alpha");
-	ck_assert_int_eq(filter_set(&f, "a"), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
-			  4);
-	ck_assert_int_eq(filter_set(&f, "zz"), 0);
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
-			  0);
-	ck_assert_int_eq(filter_set(&f, ""), 0);
-	ck_assert(!filter_active(&f));
-	ck_assert_uint_eq(model_select(model_shown(&m), &f, COL_TID, 0, idx),
-			  NSORT);
+		ck_assert_int_eq(filter_set(&f, text), 0);
+		ck_assert_int_eq(filter_active(&f), !!*text);
+		n = select_rows(model_shown(&m), &f, COL_TID, 0, idx);
+		ck_assert_msg(n == filter_cases[k].n, "\"%s\": %zu rows",
+			      text, n);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_msg(model_shown(&m)->rows[idx[i]].snap.tid ==
+				      filter_cases[k].tids[i],
+				      "\"%s\": row %zu", text, i);
+	}
 	model_free(&m);
 }
 END_TEST
@@ -427,182 +426,138 @@ START_TEST(test_filter_bad_pid_lists_rejected)
 }
 END_TEST
 
-START_TEST(test_first_sample_shows_since_registration)
-{
-	struct csf_snap s = mk(1, 1, "t", 5 * SEC);
-	struct model m;
-	const struct row *r;
+/* A column's value in its unit shown (value()); END ends a list. */
+struct want_col {
+	enum col col;
+	double value;
+};
+#define END { COL_NR, 0 }
 
-	s.time[CSF_STATE_RUNNING] = 300 * MS;
-	s.time[CSF_STATE_RUNNABLE] = 100 * MS;
-	s.time[CSF_STATE_SLEEPING] = 600 * MS;
-	s.nvcsw = 50;
-	model_init(&m, ident);
-	ck_assert_int_eq(model_sample(&m, &s, NULL, 1, NULL, 0, 0), 0);
-	r = find(model_shown(&m), 1);
-	ck_assert_ptr_nonnull(r);
-	ck_assert(r->flags & ROW_NEW);
-	ck_assert_uint_eq(r->interval_ns, SEC);
-	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 30.0, 1e-9);
-	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNABLE), 10.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 50.0, 1e-9);
-	model_free(&m);
-}
-END_TEST
+#define T1(...) { .tid = 1, .tgid = 1, .registered_at = 1, __VA_ARGS__ }
+#define TIMES(run, runq, sleep, iow) \
+	.time = { [CSF_STATE_RUNNING] = (run), [CSF_STATE_RUNNABLE] = (runq), \
+		  [CSF_STATE_SLEEPING] = (sleep), [CSF_STATE_IOWAIT] = (iow) }
 
-START_TEST(test_rates_over_interval)
-{
-	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
-	struct model m;
-	const struct row *r;
-
-	b = a;
-	b.now = a.now + 500 * MS;
-	b.time[CSF_STATE_RUNNING] += 100 * MS;
-	b.time[CSF_STATE_RUNNABLE] += 250 * MS;
-	b.time[CSF_STATE_IOWAIT] += 150 * MS;
-	b.nvcsw += 10;
-	b.nivcsw += 20;
-	b.migrations = 3;
-	b.wakeups = 9;
-	model_init(&m, ident);
-	ck_assert_int_eq(model_sample(&m, &a, NULL, 1, NULL, 0, 0), 0);
-	ck_assert_int_eq(model_sample(&m, &b, NULL, 1, NULL, 0, 500 * MS), 0);
-	r = find(model_shown(&m), 1);
-	ck_assert(!(r->flags & ROW_NEW));
-	ck_assert_double_eq_tol(value(r, COL_RUN_PCT), 20.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_RUNNABLE_PCT), 50.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_IOWAIT_PCT), 30.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 20.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_IVCSW_RATE), 40.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_RUNNABLE_TOTAL),
-				250.0 * MS, 1e-3);
-	ck_assert_double_eq_tol(value(r, COL_MIGRATIONS), 3, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_WAKEUPS), 9, 1e-9);
-	model_free(&m);
-}
-END_TEST
-
-START_TEST(test_rates_never_above_100_percent)
-{
+/* Thread 1 sampled at a (and b): what its row shows after the last. */
+static const struct thread_case {
+	const char *what;
+	struct csf_snap a, b;		/* b.tid 0: only a */
+	uint64_t interval_ns;		/* the row's, when not 0 */
+	unsigned int set, clear;	/* ROW_* flags it has, has not */
+	struct want_col want[10];
+} thread_cases[] = {
+	{ "the first sample shows it since its registration",
+	  T1(.now = 5 * SEC, TIMES(300 * MS, 100 * MS, 600 * MS, 0),
+	     .nvcsw = 50), { 0 }, SEC, ROW_NEW, 0,
+	  { { COL_RUN_PCT, 30 }, { COL_RUNNABLE_PCT, 10 },
+	    { COL_VCSW_RATE, 50 }, END } },
+	{ "shares and rates over the interval",
+	  T1(.now = 10 * SEC),
+	  T1(.now = 10 * SEC + 500 * MS, TIMES(100 * MS, 250 * MS, 0, 150 * MS),
+	     .nvcsw = 10, .nivcsw = 20, .migrations = 3, .wakeups = 9),
+	  0, 0, ROW_NEW,
+	  { { COL_RUN_PCT, 20 }, { COL_RUNNABLE_PCT, 50 },
+	    { COL_IOWAIT_PCT, 30 }, { COL_VCSW_RATE, 20 },
+	    { COL_IVCSW_RATE, 40 }, { COL_RUNNABLE_TOTAL, 250.0 * MS },
+	    { COL_MIGRATIONS, 3 }, { COL_WAKEUPS, 9 }, END } },
 	/* extrapolation on two CPUs can put a few ticks more in a bucket
 	 * than the clocks moved: the share still caps at 100 */
-	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
-	struct model m;
-
-	b = a;
-	b.now += 100 * MS;
-	b.time[CSF_STATE_RUNNING] += 101 * MS;
-	model_init(&m, ident);
-	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
-	model_sample(&m, &b, NULL, 1, NULL, 0, 100 * MS);
-	ck_assert_double_le(pct_of(find(model_shown(&m), 1),
-				    CSF_STATE_RUNNING), 100.0);
-	model_free(&m);
-}
-END_TEST
-
-START_TEST(test_rates_across_counter_reset)
-{
+	{ "never above 100%",
+	  T1(.now = 10 * SEC),
+	  T1(.now = 10 * SEC + 100 * MS, TIMES(101 * MS, 0, 0, 0)),
+	  0, 0, 0, { { COL_RUN_PCT, 100 }, END } },
 	/* same registration, counters went backwards (a reset page): the
 	 * growth is the new value, never a wrapped 2^64 difference */
-	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
-	struct model m;
-	const struct row *r;
-
-	a.time[CSF_STATE_RUNNING] = 900 * MS;
-	a.nvcsw = 1000;
-	a.nivcsw = 500;
-	b = a;
-	b.now += SEC;
-	b.time[CSF_STATE_RUNNING] = 200 * MS;
-	b.nvcsw = 7;
-	b.nivcsw = 3;
-	model_init(&m, ident);
-	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
-	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
-	r = find(model_shown(&m), 1);
-	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 20.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 7.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_IVCSW_RATE), 3.0, 1e-9);
-	model_free(&m);
-}
-END_TEST
-
-START_TEST(test_rates_new_incarnation_of_tid)
-{
+	{ "counters reset",
+	  T1(.now = 10 * SEC, TIMES(900 * MS, 0, 0, 0), .nvcsw = 1000,
+	     .nivcsw = 500),
+	  T1(.now = 11 * SEC, TIMES(200 * MS, 0, 0, 0), .nvcsw = 7,
+	     .nivcsw = 3),
+	  0, 0, 0, { { COL_RUN_PCT, 20 }, { COL_VCSW_RATE, 7 },
+		     { COL_IVCSW_RATE, 3 }, END } },
 	/* the tid was reused by a thread registered later: start over */
-	struct csf_snap a = mk(1, 1, "old", 10 * SEC), b = mk(1, 2, "new",
-							      11 * SEC);
-	struct model m;
-	const struct row *r;
+	{ "a new incarnation of the tid",
+	  T1(.now = 10 * SEC, TIMES(0, 0, 5 * SEC, 0), .nvcsw = 1000),
+	  { .tid = 1, .tgid = 2, .registered_at = 10 * SEC + 600 * MS,
+	    .now = 11 * SEC, TIMES(400 * MS, 0, 0, 0), .nvcsw = 4 },
+	  0, ROW_NEW, 0, { { COL_PID, 2 }, { COL_RUN_PCT, 100 },
+			   { COL_VCSW_RATE, 10 }, END } },
+	{ "its page reads exited: the final delta is kept",
+	  T1(.now = 10 * SEC),
+	  T1(.now = 11 * SEC, TIMES(250 * MS, 0, 0, 0),
+	     .state = CSF_STATE_EXITED),
+	  0, ROW_EXITED, 0, { { COL_RUN_PCT, 25 },
+			      { COL_STATE, CSF_STATE_EXITED }, END } },
+};
 
-	a.time[CSF_STATE_SLEEPING] = 5 * SEC;
-	a.nvcsw = 1000;
-	b.registered_at = 10 * SEC + 600 * MS;
-	b.time[CSF_STATE_RUNNING] = 400 * MS;
-	b.nvcsw = 4;
-	model_init(&m, ident);
-	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
-	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
-	r = find(model_shown(&m), 1);
-	ck_assert(r->flags & ROW_NEW);
-	ck_assert_str_eq(r->snap.comm, "new");
-	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 100.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 10.0, 1e-9);
-	model_free(&m);
+START_TEST(test_thread_rows)
+{
+	for (size_t k = 0; k < sizeof(thread_cases) / sizeof(thread_cases[0]);
+	     k++) {
+		const struct thread_case *c = &thread_cases[k];
+		struct model m;
+		const struct row *r;
+
+		model_init(&m, ident);
+		ck_assert_int_eq(model_sample(&m, &c->a, NULL, 1, NULL, 0, 0),
+				 0);
+		if (c->b.tid)
+			ck_assert_int_eq(model_sample(&m, &c->b, NULL, 1, NULL,
+						      0, c->b.now - c->a.now),
+					 0);
+		r = find(model_shown(&m), 1);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_msg((r->flags & c->set) == c->set &&
+			      !(r->flags & c->clear), "%s: flags %#x", c->what,
+			      r->flags);
+		ck_assert_msg(!c->interval_ns || r->interval_ns == c->interval_ns,
+			      "%s: interval %llu", c->what,
+			      (unsigned long long)r->interval_ns);
+		for (const struct want_col *w = c->want; w->col != COL_NR; w++)
+			ck_assert_msg(fabs(value(r, w->col) - w->value) < 1e-6,
+				      "%s: %s is %f, not %f", c->what,
+				      columns[w->col].key, value(r, w->col),
+				      w->value);
+		ck_assert_uint_eq(model_shown(&m)->nthreads,
+				  !(r->flags & ROW_EXITED));
+		model_free(&m);
+	}
 }
 END_TEST
 
-START_TEST(test_exited_thread_unmapped_lingers_then_goes)
+/*
+ * An exited thread's row lingers, then goes: whether its page was
+ * unmapped (it is missing from the sample) or still reads EXITED.
+ */
+START_TEST(test_exited_thread_lingers_then_goes)
 {
-	struct csf_snap a[2] = { mk(1, 1, "stay", 10 * SEC),
-				 mk(2, 1, "leave", 10 * SEC) };
-	struct model m;
-	const struct row *r;
+	for (int unmapped = 0; unmapped < 2; unmapped++) {
+		struct csf_snap a[2] = { mk(1, 1, "stay", 10 * SEC),
+					 mk(2, 1, "leave", 10 * SEC) };
+		size_t n = unmapped ? 1 : 2;
+		struct model m;
+		const struct row *r;
 
-	model_init(&m, ident);
-	model_sample(&m, a, NULL, 2, NULL, 0, 0);
-	a[0].now += SEC;
-	model_sample(&m, a, NULL, 1, NULL, 0, SEC);
-	r = find(model_shown(&m), 2);
-	ck_assert_ptr_nonnull(r);
-	ck_assert(r->flags & ROW_EXITED);
-	ck_assert_uint_eq(row_state(r), CSF_STATE_EXITED);
-	ck_assert_double_eq(value(r, COL_VCSW_RATE), 0);
-	ck_assert_uint_eq(model_shown(&m)->nthreads, 1);
-	/* still there just before the linger time, gone at it */
-	model_sample(&m, a, NULL, 1, NULL, 0, SEC + MODEL_LINGER_NS - 1);
-	ck_assert_ptr_nonnull(find(model_shown(&m), 2));
-	model_sample(&m, a, NULL, 1, NULL, 0, SEC + MODEL_LINGER_NS);
-	ck_assert_ptr_null(find(model_shown(&m), 2));
-	ck_assert_ptr_nonnull(find(model_shown(&m), 1));
-	model_free(&m);
-}
-END_TEST
-
-START_TEST(test_exited_state_in_page_keeps_final_delta)
-{
-	struct csf_snap a = mk(1, 1, "t", 10 * SEC), b;
-	struct model m;
-	const struct row *r;
-
-	b = a;
-	b.now += SEC;
-	b.state = CSF_STATE_EXITED;
-	b.time[CSF_STATE_RUNNING] += 250 * MS;
-	model_init(&m, ident);
-	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
-	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
-	r = find(model_shown(&m), 1);
-	ck_assert(r->flags & ROW_EXITED);
-	ck_assert_double_eq_tol(pct_of(r, CSF_STATE_RUNNING), 25.0, 1e-9);
-	ck_assert_uint_eq(model_shown(&m)->nthreads, 0);
-	/* the page still reads, but an exited row only lingers */
-	b.now += 3 * SEC;
-	model_sample(&m, &b, NULL, 1, NULL, 0, SEC + MODEL_LINGER_NS);
-	ck_assert_ptr_null(find(model_shown(&m), 1));
-	model_free(&m);
+		model_init(&m, ident);
+		model_sample(&m, a, NULL, 2, NULL, 0, 0);
+		a[0].now = a[1].now = 11 * SEC;
+		a[1].state = CSF_STATE_EXITED;
+		model_sample(&m, a, NULL, n, NULL, 0, SEC);
+		r = find(model_shown(&m), 2);
+		ck_assert_ptr_nonnull(r);
+		ck_assert(r->flags & ROW_EXITED);
+		ck_assert_uint_eq(row_state(r), CSF_STATE_EXITED);
+		ck_assert_double_eq(value(r, COL_VCSW_RATE), 0);
+		ck_assert_uint_eq(model_shown(&m)->nthreads, 1);
+		/* still there just before the linger time, gone at it */
+		model_sample(&m, a, NULL, n, NULL, 0,
+			     SEC + MODEL_LINGER_NS - 1);
+		ck_assert_ptr_nonnull(find(model_shown(&m), 2));
+		model_sample(&m, a, NULL, n, NULL, 0, SEC + MODEL_LINGER_NS);
+		ck_assert_ptr_null(find(model_shown(&m), 2));
+		ck_assert_ptr_nonnull(find(model_shown(&m), 1));
+		model_free(&m);
+	}
 }
 END_TEST
 
@@ -684,66 +639,47 @@ static void build_diff(struct model *m)
 	ck_assert_int_eq(m->mode, MODE_DIFF);
 }
 
-START_TEST(test_diff_changed_is_b_minus_a)
+/* The rows of build_diff()'s B-A. */
+static const struct diff_case {
+	const char *what;
+	uint32_t tid;
+	unsigned int set, clear;	/* ROW_* flags it has, has not */
+	struct want_col want[5];
+} diff_cases[] = {
+	{ "changed: B-A", 1, ROW_CHANGED, ROW_APPEARED | ROW_GONE,
+	  { { COL_RUN_TOTAL, 500.0 * MS }, { COL_RUNNABLE_PCT, 75 },
+	    { COL_VCSW_RATE, 20 }, { COL_MIGRATIONS, 2 }, END } },
+	{ "unchanged: not marked", 2, 0,
+	  ROW_CHANGED | ROW_APPEARED | ROW_GONE,
+	  { { COL_RUN_TOTAL, 0 }, END } },
+	/* its whole life is inside A..B: a share of the 2 s span */
+	{ "appeared", 4, ROW_APPEARED, ROW_GONE, { { COL_RUN_PCT, 50 }, END } },
+	/* it vanished from the sample between A and B */
+	{ "exited", 3, ROW_GONE, ROW_APPEARED,
+	  { { COL_STATE, CSF_STATE_EXITED }, END } },
+};
+
+START_TEST(test_diff_rows)
 {
 	struct model m;
-	const struct row *r;
 
 	build_diff(&m);
 	ck_assert_int_eq(model_shown(&m)->kind, SCREEN_DIFF);
-	r = find(model_shown(&m), 1);
-	ck_assert(r->flags & ROW_CHANGED);
-	ck_assert(!(r->flags & (ROW_APPEARED | ROW_GONE)));
-	ck_assert_double_eq_tol(value(r, COL_RUN_TOTAL), 500.0 * MS,
-				1e-3);
-	ck_assert_double_eq_tol(value(r, COL_RUNNABLE_PCT), 75.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_VCSW_RATE), 20.0, 1e-9);
-	ck_assert_double_eq_tol(value(r, COL_MIGRATIONS), 2, 1e-9);
-	model_free(&m);
-}
-END_TEST
+	for (size_t k = 0; k < sizeof(diff_cases) / sizeof(diff_cases[0]);
+	     k++) {
+		const struct diff_case *c = &diff_cases[k];
+		const struct row *r = find(model_shown(&m), c->tid);
 
-START_TEST(test_diff_unchanged_thread_not_marked)
-{
-	struct model m;
-	const struct row *r;
-
-	build_diff(&m);
-	r = find(model_shown(&m), 2);
-	ck_assert_ptr_nonnull(r);
-	ck_assert_uint_eq(r->flags & (ROW_CHANGED | ROW_APPEARED | ROW_GONE),
-			  0);
-	ck_assert_double_eq(value(r, COL_RUN_TOTAL), 0);
-	model_free(&m);
-}
-END_TEST
-
-START_TEST(test_diff_appeared)
-{
-	struct model m;
-	const struct row *r;
-
-	build_diff(&m);
-	r = find(model_shown(&m), 4);
-	ck_assert_ptr_nonnull(r);
-	ck_assert(r->flags & ROW_APPEARED);
-	/* its whole life is inside A..B: a share of the 2 s span */
-	ck_assert_double_eq_tol(value(r, COL_RUN_PCT), 50.0, 1e-9);
-	model_free(&m);
-}
-END_TEST
-
-START_TEST(test_diff_exited)
-{
-	struct model m;
-	const struct row *r;
-
-	/* thread 3 vanished from the sample between A and B */
-	build_diff(&m);
-	r = find(model_shown(&m), 3);
-	ck_assert_ptr_nonnull(r);
-	ck_assert(r->flags & ROW_GONE);
-	ck_assert_uint_eq(row_state(r), CSF_STATE_EXITED);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_msg((r->flags & c->set) == c->set &&
+			      !(r->flags & c->clear), "%s: flags %#x", c->what,
+			      r->flags);
+		for (const struct want_col *w = c->want; w->col != COL_NR; w++)
+			ck_assert_msg(fabs(value(r, w->col) - w->value) < 1e-6,
+				      "%s: %s is %f, not %f", c->what,
+				      columns[w->col].key, value(r, w->col),
+				      w->value);
+	}
 	model_free(&m);
 }
 END_TEST
@@ -779,13 +715,13 @@ START_TEST(test_diff_sortable_and_filterable)
 
 	build_diff(&m);
 	s = model_shown(&m);
-	n = model_select(s, NULL, COL_RUN_TOTAL, 1, idx);
+	n = select_rows(s, NULL, COL_RUN_TOTAL, 1, idx);
 	ck_assert_uint_eq(n, 4);
 	/* newbie ran 1 s inside A..B, busy 0.5 s */
 	ck_assert_uint_eq(s->rows[idx[0]].snap.tid, 4);
 	ck_assert_uint_eq(s->rows[idx[1]].snap.tid, 1);
 	ck_assert_int_eq(filter_set(&f, "lea"), 0);
-	n = model_select(s, &f, COL_RUN_TOTAL, 1, idx);
+	n = select_rows(s, &f, COL_RUN_TOTAL, 1, idx);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_uint_eq(s->rows[idx[0]].snap.tid, 3);
 	model_free(&m);
@@ -806,54 +742,62 @@ START_TEST(test_diff_back_to_live)
 }
 END_TEST
 
-START_TEST(test_cpu_meters_from_stat_and_sched)
-{
-	struct csf_cpu_snap a = mkcpu(10 * SEC, 4 * SEC, 6 * SEC, 1000), b;
-	struct model m;
-	const struct cpu_row *c;
-
-	b = a;
-	b.now += SEC;
-	b.time[CSF_CPU_BUSY] += 250 * MS;
-	b.time[CSF_CPU_IDLE] += 650 * MS;
-	b.time[CSF_CPU_IOWAIT] += 100 * MS;
-	b.nr_switches += 500;
-	b.stat[CSF_STAT_USER] += 150 * MS;
-	b.stat[CSF_STAT_SYSTEM] += 100 * MS;
-	b.stat[CSF_STAT_IDLE] += 650 * MS;
-	b.stat[CSF_STAT_IOWAIT] += 100 * MS;
-	model_init(&m, ident);
-	model_sample(&m, NULL, NULL, 0, &a, 1, 0);
-	model_sample(&m, NULL, NULL, 0, &b, 1, SEC);
-	c = &model_shown(&m)->cpus[0];
-	ck_assert_double_eq_tol(pct(c->busy), 25.0, 1e-9);
-	ck_assert_double_eq_tol(pct(c->iowait), 10.0, 1e-9);
-	ck_assert_double_eq_tol(pct(c->stat[CSF_STAT_USER]), 15.0, 1e-9);
-	ck_assert_double_eq_tol(pct(c->stat[CSF_STAT_SYSTEM]), 10.0, 1e-9);
-	ck_assert_double_eq_tol(per_s(c->csw_rate), 500.0, 1e-9);
-	ck_assert_double_eq_tol(per_s(model_shown(&m)->csw_rate), 500.0, 1e-9);
-	model_free(&m);
-}
-END_TEST
-
-START_TEST(test_cpu_counter_reset_and_quiet_stat)
-{
+/* A CPU sampled at a, then b: its meter's shares and rate. */
+static const struct cpu_case {
+	const char *what;
+	struct csf_cpu_snap a, b;
+	double busy, iowait, csw_per_s;	/* percent; per second */
+	double stat[CSF_STAT_NR];	/* percent */
+} cpu_cases[] = {
+	{ "the bar from stat[], the number from sched_switch",
+	  { .now = 10 * SEC, .online = 1, .nr_switches = 1000,
+	    .time = { [CSF_CPU_BUSY] = 4 * SEC, [CSF_CPU_IDLE] = 6 * SEC } },
+	  { .now = 11 * SEC, .online = 1, .nr_switches = 1500,
+	    .time = { [CSF_CPU_BUSY] = 4 * SEC + 250 * MS,
+		      [CSF_CPU_IDLE] = 6 * SEC + 650 * MS,
+		      [CSF_CPU_IOWAIT] = 100 * MS },
+	    .stat = { [CSF_STAT_USER] = 150 * MS,
+		      [CSF_STAT_SYSTEM] = 100 * MS,
+		      [CSF_STAT_IDLE] = 650 * MS,
+		      [CSF_STAT_IOWAIT] = 100 * MS } },
+	  25, 10, 500, { [CSF_STAT_USER] = 15, [CSF_STAT_SYSTEM] = 10,
+			 [CSF_STAT_IDLE] = 65, [CSF_STAT_IOWAIT] = 10 } },
 	/* module reloaded: counters restart; stat[] not refreshed within a
 	 * short interval: no colours, but the exact busy share stays */
-	struct csf_cpu_snap a = mkcpu(10 * SEC, 9 * SEC, SEC, 100000), b;
-	struct model m;
-	const struct cpu_row *c;
+	{ "counters reset, stat[] quiet",
+	  { .now = 10 * SEC, .online = 1, .nr_switches = 100000,
+	    .time = { [CSF_CPU_BUSY] = 9 * SEC, [CSF_CPU_IDLE] = SEC } },
+	  { .now = 10 * SEC + 10 * MS, .online = 1, .nr_switches = 20,
+	    .time = { [CSF_CPU_BUSY] = 5 * MS, [CSF_CPU_IDLE] = 5 * MS } },
+	  50, 0, 2000, { 0 } },
+};
 
-	b = mkcpu(10 * SEC + 10 * MS, 5 * MS, 5 * MS, 20);
-	model_init(&m, ident);
-	model_sample(&m, NULL, NULL, 0, &a, 1, 0);
-	model_sample(&m, NULL, NULL, 0, &b, 1, 10 * MS);
-	c = &model_shown(&m)->cpus[0];
-	ck_assert_double_eq_tol(pct(c->busy), 50.0, 1e-9);
-	ck_assert_double_eq_tol(per_s(c->csw_rate), 2000.0, 1e-6);
-	for (int k = 0; k < CSF_STAT_NR; k++)
-		ck_assert_double_eq(pct(c->stat[k]), 0);
-	model_free(&m);
+START_TEST(test_cpu_meters)
+{
+	for (size_t k = 0; k < sizeof(cpu_cases) / sizeof(cpu_cases[0]);
+	     k++) {
+		const struct cpu_case *cc = &cpu_cases[k];
+		struct model m;
+		const struct cpu_row *c;
+
+		model_init(&m, ident);
+		model_sample(&m, NULL, NULL, 0, &cc->a, 1, 0);
+		model_sample(&m, NULL, NULL, 0, &cc->b, 1,
+			     cc->b.now - cc->a.now);
+		c = &model_shown(&m)->cpus[0];
+		ck_assert_msg(fabs(pct(c->busy) - cc->busy) < 1e-9 &&
+			      fabs(pct(c->iowait) - cc->iowait) < 1e-9,
+			      "%s: busy %f, iowait %f", cc->what, pct(c->busy),
+			      pct(c->iowait));
+		for (int st = 0; st < CSF_STAT_NR; st++)
+			ck_assert_msg(fabs(pct(c->stat[st]) - cc->stat[st]) < 1e-9,
+				      "%s: stat[%d] %f", cc->what, st,
+				      pct(c->stat[st]));
+		ck_assert_double_eq_tol(per_s(c->csw_rate), cc->csw_per_s, 1e-6);
+		ck_assert_double_eq_tol(per_s(model_shown(&m)->csw_rate),
+					cc->csw_per_s, 1e-6);
+		model_free(&m);
+	}
 }
 END_TEST
 
@@ -1411,24 +1355,14 @@ int main(void)
 		test_sort_ties_broken_by_tid,
 		test_sort_many_rows_matches_comparison_sort,
 		test_col_by_key,
-		test_filter_by_pid_and_tid,
-		test_filter_by_name_substring,
+		test_filter_by_pid_tid_or_name,
 		test_filter_bad_pid_lists_rejected,
-		test_first_sample_shows_since_registration,
-		test_rates_over_interval,
-		test_rates_never_above_100_percent,
-		test_rates_across_counter_reset,
-		test_rates_new_incarnation_of_tid,
-		test_exited_thread_unmapped_lingers_then_goes,
-		test_exited_state_in_page_keeps_final_delta,
+		test_thread_rows,
+		test_exited_thread_lingers_then_goes,
 		test_counts_threads_and_processes,
-		test_cpu_meters_from_stat_and_sched,
-		test_cpu_counter_reset_and_quiet_stat,
+		test_cpu_meters,
 		test_freeze_stops_screen_sampling_goes_on,
-		test_diff_changed_is_b_minus_a,
-		test_diff_unchanged_thread_not_marked,
-		test_diff_appeared,
-		test_diff_exited,
+		test_diff_rows,
 		test_diff_exited_after_linger,
 		test_diff_sortable_and_filterable,
 		test_diff_back_to_live,
