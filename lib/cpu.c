@@ -17,41 +17,6 @@ struct csf_cpu_info csf_cpu;
 int csf_cpu_ready;
 uint32_t csf_clock_id;
 size_t csf_page_size;
-int csf_seen_abi_major;
-
-/*
- * What this library can read: the header's sizes are at least v1.0's, and
- * keep every record aligned for its 64-bit fields and atomic seq loads (a
- * misaligned record is undefined behaviour in C and a fault on some
- * CPUs; found by tests/fuzz/fuzz_cpu_page).
- */
-static int csf_cpu_header_check(const struct csf_cpu_header *h)
-{
-	if (h->magic != CSF_CPU_MAGIC) {
-		csf_seen_abi_major = -1;
-		return -EPROTO;
-	}
-	if (h->abi_major != CSF_ABI_MAJOR) {
-		csf_seen_abi_major = h->abi_major;
-		return -EPROTO;
-	}
-	csf_seen_abi_major = h->abi_major;
-	if (h->header_size < sizeof(struct csf_cpu_header) ||
-	    h->record_size < sizeof(struct csf_cpu_record) ||
-	    h->nr_cpus == 0 || h->clock_mult == 0 || h->clock_shift > 63 ||
-	    h->header_size % _Alignof(struct csf_cpu_record) ||
-	    h->record_size % _Alignof(struct csf_cpu_record))
-		return -EPROTO;
-#if defined(__x86_64__) || defined(__i386__)
-	if (h->clock != CSF_CLOCK_TSC && h->clock != CSF_CLOCK_MONO)
-		return -EPROTO;
-#else
-	/* no TSC to read here: the pages would be on a clock we lack */
-	if (h->clock != CSF_CLOCK_MONO)
-		return -EPROTO;
-#endif
-	return 0;
-}
 
 /*
  * Map the header's page first to learn how long the file is, then the

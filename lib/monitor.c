@@ -191,7 +191,7 @@ CSF_PUBLIC int csf_thread_read_tree(const struct csf_thread_map *map,
 
 CSF_PUBLIC uint32_t csf_thread_tree(const struct csf_thread_map *map)
 {
-	if (!map || map->page->abi_minor < 3)
+	if (!map || !csf_page_has(map->page, CSF_ABI_TREE))
 		return 0;
 	/* one aligned word, written once: no sequence count needed */
 	return __atomic_load_n(&map->page->tree_root, __ATOMIC_RELAXED);
