@@ -23,9 +23,11 @@
 struct task_struct;
 struct super_block;
 
-/* main.c: module parameters */
+/* params.c: module parameters, checked by csf_params_check() at load */
 extern unsigned int csf_max_threads;
 extern unsigned int csf_stat_period_ms;
+extern char *csf_clock_mode;
+int csf_params_check(void);
 
 /* clock.c */
 DECLARE_STATIC_KEY_FALSE(csf_clock_tsc);
@@ -56,7 +58,6 @@ void csf_cpu_switch(bool preempt, struct task_struct *prev,
 		    struct task_struct *next, unsigned int prev_state);
 void csf_cpu_wakeup(struct task_struct *p);
 void csf_cpu_migrate(struct task_struct *p, int dest_cpu);
-int csf_cpu_mmap(struct file *file, struct vm_area_struct *vma);
 
 /* thread.c: registered threads */
 struct pid;
@@ -91,8 +92,6 @@ void csf_hooks_unregister(void);
 /* fs.c */
 int csf_fs_register(void);
 void csf_fs_unregister(void);
-int csf_vma_access(const void *base, size_t size, struct vm_area_struct *vma,
-		   unsigned long addr, void *buf, int len, int write);
 
 /*
  * VMA flags for our read-only pages.  vm_flags became read-only behind

@@ -8,7 +8,7 @@
  * mapping) is revalidated, so that threads/<tid> always names the thread
  * that has that tid now.
  *
- * Errors for bad use (documented in README and the ABI header):
+ * Errors for bad use (documented in coarse_stat_fs(7) and the ABI header):
  *   open for writing           EACCES (even for root)
  *   mmap with PROT_WRITE       EACCES from the VFS for MAP_SHARED on our
  *                              read-only fds, EPERM from us for MAP_PRIVATE
@@ -36,6 +36,7 @@
 #include <linux/sysfs.h>
 #include <linux/threads.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "csf.h"
 
@@ -105,8 +106,9 @@ static vm_fault_t csf_page_fault(struct vm_fault *vmf)
  * page), which cannot take our pages with get_user_pages(); writes are
  * refused as the read-only mapping refuses them.
  */
-int csf_vma_access(const void *base, size_t size, struct vm_area_struct *vma,
-		   unsigned long addr, void *buf, int len, int write)
+static int csf_vma_access(const void *base, size_t size,
+			  struct vm_area_struct *vma, unsigned long addr,
+			  void *buf, int len, int write)
 {
 	unsigned long off = (vma->vm_pgoff << PAGE_SHIFT) +
 			    (addr - vma->vm_start);
@@ -131,6 +133,45 @@ static const struct vm_operations_struct csf_page_vm_ops = {
 	.fault = csf_page_fault,
 	.access = csf_page_access,
 };
+
+/* The cpu file: csf_cpu_size bytes of vmalloc_user() memory. */
+static vm_fault_t csf_cpu_fault(struct vm_fault *vmf)
+{
+	if (vmf->pgoff >= csf_cpu_size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	return csf_insert_pfn(vmf, vmalloc_to_pfn((void *)csf_cpu_hdr +
+						  (vmf->pgoff << PAGE_SHIFT)));
+}
+
+static int csf_cpu_access(struct vm_area_struct *vma, unsigned long addr,
+			  void *buf, int len, int write)
+{
+	return csf_vma_access(csf_cpu_hdr, csf_cpu_size, vma, addr, buf, len,
+			      write);
+}
+
+static const struct vm_operations_struct csf_cpu_vm_ops = {
+	.fault = csf_cpu_fault,
+	.access = csf_cpu_access,
+};
+
+/*
+ * Pages are handed out by a fault handler rather than inserted up front so
+ * that a range dropped with MADV_DONTNEED faults back in instead of turning
+ * into SIGBUS.  CSF_VM_FLAGS says why they are inserted by pfn.
+ */
+static int csf_cpu_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	unsigned long pages = csf_cpu_size >> PAGE_SHIFT;
+
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EPERM;
+	if (vma->vm_pgoff >= pages || vma_pages(vma) > pages - vma->vm_pgoff)
+		return -EINVAL;
+	csf_vma_flags(vma, CSF_VM_FLAGS, VM_MAYWRITE | VM_MAYEXEC);
+	vma->vm_ops = &csf_cpu_vm_ops;
+	return 0;
+}
 
 /*
  * VM_DONTCOPY: a fork child does not inherit the parent thread's page (it

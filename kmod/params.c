@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * params.c: the module parameters, read by every part; checked once at
+ * load, before any part starts.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "csf.h"
+
+unsigned int csf_max_threads = 8192;
+module_param_named(max_threads, csf_max_threads, uint, 0444);
+MODULE_PARM_DESC(max_threads,
+		 "Most threads registered at once, 1..1048576 (default 8192; one 4 KiB page and ~100 bytes each)");
+
+unsigned int csf_stat_period_ms = 10;
+module_param_named(stat_period_ms, csf_stat_period_ms, uint, 0444);
+MODULE_PARM_DESC(stat_period_ms,
+		 "Refresh period of the /proc/stat buckets in the cpu file, 1..10000 ms (default 10)");
+
+char *csf_clock_mode = "auto";
+module_param_named(clock, csf_clock_mode, charp, 0444);
+MODULE_PARM_DESC(clock,
+		 "auto (TSC when the kernel trusts it), tsc or mono (CLOCK_MONOTONIC ns)");
+
+int __init csf_params_check(void)
+{
+	if (csf_max_threads < 1 || csf_max_threads > (1u << 20)) {
+		pr_err("coarse_stat_fs: max_threads=%u: expected 1..1048576\n",
+		       csf_max_threads);
+		return -EINVAL;
+	}
+	if (csf_stat_period_ms < 1 || csf_stat_period_ms > 10000) {
+		pr_err("coarse_stat_fs: stat_period_ms=%u: expected 1..10000\n",
+		       csf_stat_period_ms);
+		return -EINVAL;
+	}
+	return 0;
+}
