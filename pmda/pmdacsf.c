@@ -4,8 +4,8 @@
  *
  * One binary, two ways to run: a daemon under pmcd (main()), or a DSO that
  * pmcd or pmSpecLocalPMDA(3) loads (csf_init()).  The pages are read the
- * way csftop reads them, through csftop's sampler (src/sampler.c) and so
- * the library: there is no second reader of the ABI here.  One sample is
+ * way csftop reads them, through common/sampler.c and so the library:
+ * there is no second reader of the ABI here.  One sample is
  * taken per fetch or instance request, whatever it asks for.
  *
  * Instance domains:

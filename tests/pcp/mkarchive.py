@@ -46,7 +46,7 @@ none = log.pmiUnits(0, 0, 0, 0, 0, 0)
 cpu_indom = log.pmiInDom(CSF, 0)
 thread_indom = log.pmiInDom(CSF, 1)
 
-# name, cluster, item, type, indom, semantics, units (as pmda/metrics.c)
+# name, cluster, item, type, indom, semantics, units (as common/metrics.c)
 metrics = [("cpu.busy", 0, 0, PM_TYPE_U64, cpu_indom, PM_SEM_COUNTER, ns),
            ("cpu.idle", 0, 1, PM_TYPE_U64, cpu_indom, PM_SEM_COUNTER, ns),
            ("cpu.iowait", 0, 2, PM_TYPE_U64, cpu_indom, PM_SEM_COUNTER, ns),

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sampler.h - read the pages for csftop: the cpu page and every registered
- * thread's page, through the library's monitor API.
+ * sampler.h - read the pages for csftop and the PCP agent: the cpu page and
+ * every registered thread's page, through the library's monitor API.
  *
  * The thread list is rescanned only when csf_generation() changes, so a
  * frame costs one seqcount read per thread and per CPU, no system call.
  */
-#ifndef CSFTOP_SAMPLER_H
-#define CSFTOP_SAMPLER_H
+#ifndef CSF_COMMON_SAMPLER_H
+#define CSF_COMMON_SAMPLER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,4 +60,4 @@ void sampler_close(struct sampler *s);
  * JSON); _() of it is what the screen and -b text show. */
 const char *sampler_clock_key(void);
 
-#endif /* CSFTOP_SAMPLER_H */
+#endif /* CSF_COMMON_SAMPLER_H */

@@ -5,8 +5,8 @@
  * pages (pmda/pmdacsf.c), and csftop -a, which turns an archive of them
  * back into snapshots (src/replay.c).
  */
-#ifndef CSF_PMDA_METRICS_H
-#define CSF_PMDA_METRICS_H
+#ifndef CSF_COMMON_METRICS_H
+#define CSF_COMMON_METRICS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -81,4 +81,4 @@ pmAtomValue metric_get(const struct metric *m, const void *snap);
  */
 int metric_put(const struct metric *m, void *snap, const pmAtomValue *a);
 
-#endif /* CSF_PMDA_METRICS_H */
+#endif /* CSF_COMMON_METRICS_H */
