@@ -533,12 +533,12 @@ static void put_values(pmValueSet *vset, const struct metric *m,
 /*
  * The result of a fetch, made here rather than by pmdaFetch(), which
  * asks a callback for each value, walks an instance domain twice for
- * each metric and allocates a block for each 64-bit value (the README has
- * what that cost).  Each value set is one malloc(), as
- * __pmFreeResultValues() frees it, with the blocks of its 64-bit and
- * string values after its values: PM_VAL_SPTR, which it does not free
- * apart.  They live as long as the set, which a local context's caller
- * keeps past the next fetch (__pmFetchLocal()).
+ * each metric and allocates a block for each 64-bit value (its cost:
+ * doc/measurements.md, "The PCP agent").  Each value set is one
+ * malloc(), as __pmFreeResultValues() frees it, with the blocks of its
+ * 64-bit and string values after its values: PM_VAL_SPTR, which it does
+ * not free apart.  They live as long as the set, which a local context's
+ * caller keeps past the next fetch (__pmFetchLocal()).
  */
 /*
  * The waits of the threads the client asks for, once for every waits

@@ -3,7 +3,7 @@
  * columns.h - the thread table's columns and the marks in front of its
  * rows, in the spirit of htop's ProcessFieldData: the screen's layout, the
  * text, CSV and JSON output and the sort all read columns[], so that a
- * column is added in one place (see the README's developer notes).
+ * column is added in one place (doc/development.md, "A csftop column").
  *
  * No curses and no colours here: the model's unit tests and the fuzz
  * targets link it.
