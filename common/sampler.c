@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
 #include "sampler.h"
 
 int sampler_open(struct sampler *s)
@@ -44,21 +43,6 @@ void sampler_close(struct sampler *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The page clocks' names, untranslated; N_() marks them for the screen. */
-static const char *const clock_names[] = {
-	[CSF_CLOCK_TSC] = N_("tsc"),
-	[CSF_CLOCK_MONO] = N_("monotonic"),
-};
-
-const char *sampler_clock_key(void)
-{
-	int c = csf_clock();
-
-	if (c <= 0 || (size_t)c >= sizeof(clock_names) / sizeof(clock_names[0]) ||
-	    !clock_names[c])
-		return N_("unknown");
-	return clock_names[c];
-}
 
 /* The registered tids, sorted (csf_threads_list sorts them). */
 static int list_tids(struct sampler *s, size_t *n)

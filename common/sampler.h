@@ -56,8 +56,4 @@ int sampler_open(struct sampler *s);
 int sampler_read(struct sampler *s);
 void sampler_close(struct sampler *s);
 
-/* The page clock: "tsc", "monotonic" or "unknown", untranslated (CSV,
- * JSON); _() of it is what the screen and -b text show. */
-const char *sampler_clock_key(void);
-
 #endif /* CSF_COMMON_SAMPLER_H */

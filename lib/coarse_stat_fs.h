@@ -105,6 +105,13 @@ uint64_t csf_rdtsc(void);
 int csf_clock(void);
 
 /*
+ * csf_clock_name - "tsc" or "monotonic" for a value of csf_clock(), or
+ * "unknown" for anything else, its errors included.  Untranslated, like
+ * csf_state_name().
+ */
+const char *csf_clock_name(int clock);
+
+/*
  * csf_ticks_to_ns - convert a duration in clock ticks to nanoseconds, with
  * the cpu header's clock_mult/clock_shift (128-bit product).  Without the
  * module there are no ticks to convert: @ticks is returned unchanged.

@@ -326,3 +326,18 @@ CSF_PUBLIC const char *csf_state_name(unsigned int state)
 		return "?";
 	return csf_state_names[state];
 }
+
+static const char *const csf_clock_names[] = {
+	[CSF_CLOCK_TSC] = N_("tsc"),
+	[CSF_CLOCK_MONO] = N_("monotonic"),
+};
+
+/* Untranslated, as csf_state_name(): CSV, JSON and PCP see stable words. */
+CSF_PUBLIC const char *csf_clock_name(int clock)
+{
+	if (clock <= 0 ||
+	    (size_t)clock >= sizeof(csf_clock_names) / sizeof(csf_clock_names[0]) ||
+	    !csf_clock_names[clock])
+		return N_("unknown");
+	return csf_clock_names[clock];
+}

@@ -429,7 +429,7 @@ static pmAtomValue module_value(unsigned int item)
 	case IT_M_GEN:
 		return u64(ag.mod.generation);
 	case IT_M_CLOCK:
-		return str(sampler_clock_key());
+		return str(csf_clock_name(csf_clock()));
 	}
 	return u32(ag.s.denied);
 }

@@ -105,7 +105,7 @@ static int run_batch(const struct options *o, struct sampler *smp,
 		     struct command *cmd)
 {
 	struct model m;
-	struct batch_opts bo = batch_opts(o, sampler_clock_key());
+	struct batch_opts bo = batch_opts(o, csf_clock_name(csf_clock()));
 	struct batch_buf buf = { 0 };
 	struct timespec next;
 	int err = 0;

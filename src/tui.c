@@ -335,7 +335,7 @@ static void tui_setup(struct tui *t, const struct options *o)
 	t->ui.sort_desc = o->sort_desc;
 	t->ui.processes = o->processes;
 	t->ui.interval_ms = o->interval_ms;
-	t->ui.clock_name = _(t->smp ? sampler_clock_key() : t->rp->clock);
+	t->ui.clock_name = _(t->smp ? csf_clock_name(csf_clock()) : t->rp->clock);
 #ifdef HAVE_PCP
 	if (t->rp) {
 		/* its step as the interval; set_place() names its clock */

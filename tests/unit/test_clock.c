@@ -107,6 +107,18 @@ START_TEST(ns_to_ticks_uses_clock_hz)
 }
 END_TEST
 
+START_TEST(clock_names_are_stable_words)
+{
+	ck_assert_str_eq(csf_clock_name(CSF_CLOCK_TSC), "tsc");
+	ck_assert_str_eq(csf_clock_name(CSF_CLOCK_MONO), "monotonic");
+	ck_assert_str_eq(csf_clock_name(0), "unknown");
+	ck_assert_str_eq(csf_clock_name(CSF_CLOCK_MONO + 1), "unknown");
+	ck_assert_str_eq(csf_clock_name(1 << 30), "unknown");
+	write_clock(CSF_CLOCK_MONO, 1, 0);
+	ck_assert_str_eq(csf_clock_name(csf_clock()), "monotonic");
+}
+END_TEST
+
 START_TEST(ticks_to_ns_without_module_is_identity)
 {
 	fake_root_new();	/* empty: no cpu file */
@@ -114,6 +126,7 @@ START_TEST(ticks_to_ns_without_module_is_identity)
 	ck_assert_uint_eq(csf_ns_to_ticks(12345), 12345);
 	ck_assert_uint_eq(csf_clock_hz(), 0);
 	ck_assert_int_eq(csf_clock(), -ENOENT);
+	ck_assert_str_eq(csf_clock_name(csf_clock()), "unknown");
 }
 END_TEST
 
@@ -127,6 +140,7 @@ int main(void)
 #endif
 		ticks_to_ns_uses_mult_and_shift,
 		ns_to_ticks_uses_clock_hz,
+		clock_names_are_stable_words,
 		ticks_to_ns_without_module_is_identity,
 		NULL,
 	};
