@@ -253,6 +253,23 @@ static int read_label(const char *archive, pmHighResLogLabel *label,
 	return err;
 }
 
+/*
+ * The metric whose records the samples fall on: a thread counter, as a
+ * thread is in a sample when it has a value of it (interpolation carries
+ * discrete values such as csf.thread.tgid past the thread's end); the
+ * first metric when the archive has no threads.
+ */
+static int sample_key(const struct replay *r)
+{
+	int key;
+
+	for (key = 0; key < r->npmids && r->have_threads; key++)
+		if (r->metrics[key]->cluster == CL_THREAD &&
+		    r->metrics[key]->sem == PM_SEM_COUNTER)
+			return key;
+	return 0;
+}
+
 int replay_open(struct replay *r, const char *archive, const char *start,
 		const char *finish, unsigned int step_ms, char *msg,
 		size_t msglen)
@@ -260,7 +277,7 @@ int replay_open(struct replay *r, const char *archive, const char *start,
 	pmHighResLogLabel label;
 	struct timespec end, wstart, wend, woff, first;
 	char *why = NULL;
-	int key = 0, err;
+	int key, err;
 
 	memset(r, 0, sizeof(*r));
 	if (kills_reader(archive)) {
@@ -299,19 +316,7 @@ int replay_open(struct replay *r, const char *archive, const char *start,
 		goto fail;
 	}
 	free(why);
-
-	/*
-	 * Samples fall on the records of a thread counter, and a thread is in
-	 * a sample when it has a value of it: interpolation carries discrete
-	 * values such as csf.thread.tgid past the thread's end.
-	 */
-	while (key < r->npmids && r->have_threads &&
-	       (r->metrics[key]->cluster != CL_THREAD ||
-		r->metrics[key]->sem != PM_SEM_COUNTER))
-		key++;
-	if (key == r->npmids)
-		key = 0;
-	r->key = key;
+	r->key = key = sample_key(r);
 	err = step_ms ? next_record(r, key, &wstart, &first) :
 		  scan_records(r, &wstart, &wend);
 	if (err == PM_ERR_EOL || (!err && step_ms &&
