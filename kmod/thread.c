@@ -690,32 +690,15 @@ static struct csf_tree *csf_tree_get_locked(struct task_struct **tasks, int n,
 }
 
 /*
- * Register every task of @tasks (n, referenced) that is not yet, all or
- * none: past the cap or out of memory, nothing changes.  With @inherit
- * they and the entries that exist already join a tree (unless in one),
- * and their future children and threads are registered at creation.
- *
- * A task other than current may be switching, waking or exiting on
- * another CPU while it is inserted, and a probe that looked it up a moment
- * before missed it.  So the entries go in not live (EXITED, which every
- * probe leaves alone), a grace period lets every probe that could have
- * missed them finish, and only then is each one's state read and the entry
- * made live under its lock, the probes queued behind it.  A task found
- * exiting by then stays EXITED: its exit may be one of the events missed.
+ * An entry for each task of @tasks (n) that has none, in @ts: 0, or an
+ * errno with what was allocated left in @ts for the caller to discard.
  */
-static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
-				   bool inherit)
+static int csf_attach_alloc(struct task_struct **tasks, int n,
+			    struct csf_thread **ts)
 {
-	struct csf_tree *fresh_tree = NULL, *tree = NULL;
-	struct csf_thread **ts, *t;
-	struct hlist_node *tmp;
-	unsigned long flags;
-	int i, fresh = 0, err = 0;
-	HLIST_HEAD(unused);
+	struct csf_thread *t;
+	int i;
 
-	ts = kcalloc(n, sizeof(*ts), GFP_KERNEL);
-	if (!ts)
-		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		rcu_read_lock();
 		t = csf_thread_find(tasks[i]);
@@ -724,20 +707,30 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 			continue;	/* registered already */
 		ts[i] = csf_thread_alloc(tasks[i], GFP_KERNEL);
 		if (IS_ERR(ts[i])) {
-			err = PTR_ERR(ts[i]);
+			int err = PTR_ERR(ts[i]);
+
 			ts[i] = NULL;
-			goto out;
+			return err;
 		}
 	}
-	if (inherit) {
-		fresh_tree = kzalloc(sizeof(*fresh_tree), GFP_KERNEL);
-		if (!fresh_tree) {
-			err = -ENOMEM;
-			goto out;
-		}
-		refcount_set(&fresh_tree->ref, 1);	/* ours, until the end */
-		raw_spin_lock_init(&fresh_tree->lock);
-	}
+	return 0;
+}
+
+/*
+ * Insert the entries of @ts into the table, not live; those of tasks gone
+ * or registered meanwhile are discarded.  Returns how many went in; with
+ * @fresh_tree (inherit), *@tree is the tree they join, referenced.
+ */
+static int csf_attach_insert(struct task_struct **tasks, int n,
+			     struct csf_thread **ts,
+			     struct csf_tree **fresh_tree,
+			     struct csf_tree **tree)
+{
+	struct csf_thread *t;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	int i, fresh = 0;
+	HLIST_HEAD(unused);
 
 	/*
 	 * The RCU read section keeps a task that is still hashed from
@@ -760,15 +753,26 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 		}
 		fresh++;
 	}
-	if (inherit)
-		tree = csf_tree_get_locked(tasks, n, &fresh_tree);
+	if (fresh_tree)
+		*tree = csf_tree_get_locked(tasks, n, fresh_tree);
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 	rcu_read_unlock();
 	hlist_for_each_entry_safe(t, tmp, &unused, node)
 		csf_thread_discard(t);
+	return fresh;
+}
 
-	if (fresh)
-		synchronize_rcu();
+/*
+ * After the grace period: make the entries of @ts live, each under its
+ * lock, and let every live entry of @tasks join @tree if it has none.
+ */
+static void csf_attach_start(struct task_struct **tasks, int n,
+			     struct csf_thread **ts, struct csf_tree *tree)
+{
+	struct csf_thread *t;
+	unsigned long flags;
+	int i;
+
 	for (i = 0; i < n; i++) {
 		struct task_struct *p = tasks[i];
 
@@ -789,6 +793,48 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 		rcu_read_unlock();
 		ts[i] = NULL;	/* in the table: no longer ours */
 	}
+}
+
+/*
+ * Register every task of @tasks (n, referenced) that is not yet, all or
+ * none: past the cap or out of memory, nothing changes.  With @inherit
+ * they and the entries that exist already join a tree (unless in one),
+ * and their future children and threads are registered at creation.
+ *
+ * A task other than current may be switching, waking or exiting on
+ * another CPU while it is inserted, and a probe that looked it up a moment
+ * before missed it.  So the entries go in not live (EXITED, which every
+ * probe leaves alone), a grace period lets every probe that could have
+ * missed them finish, and only then is each one's state read and the entry
+ * made live under its lock, the probes queued behind it.  A task found
+ * exiting by then stays EXITED: its exit may be one of the events missed.
+ */
+static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
+				   bool inherit)
+{
+	struct csf_tree *fresh_tree = NULL, *tree = NULL;
+	struct csf_thread **ts;
+	int i, err;
+
+	ts = kcalloc(n, sizeof(*ts), GFP_KERNEL);
+	if (!ts)
+		return -ENOMEM;
+	err = csf_attach_alloc(tasks, n, ts);
+	if (err)
+		goto out;
+	if (inherit) {
+		fresh_tree = kzalloc(sizeof(*fresh_tree), GFP_KERNEL);
+		if (!fresh_tree) {
+			err = -ENOMEM;
+			goto out;
+		}
+		refcount_set(&fresh_tree->ref, 1);	/* ours, until the end */
+		raw_spin_lock_init(&fresh_tree->lock);
+	}
+	if (csf_attach_insert(tasks, n, ts, inherit ? &fresh_tree : NULL,
+			      &tree))
+		synchronize_rcu();
+	csf_attach_start(tasks, n, ts, tree);
 	if (tree)
 		csf_reserve_fill();
 out:
