@@ -80,9 +80,13 @@ check "the states' sum ${sum} ns >= wall $(key wall_ns) ns" test "$sum" -ge "$(k
 # cut to clock ticks (cputime_adjust() scales them to sum_exec_runtime):
 # 4 ticks of 10 ms at most.  Beyond that the tree has what the shell did
 # after the read (three builtins and its exit) and what csf-run's child
-# did before registering, and its switch timestamps differ from the
-# scheduler's runtime clock by microseconds a switch: 2% more, at most
-# +1.2% seen.  It has less by what its threads ran after
+# did before registering, and each switch is stamped by the probe's own
+# clock read, after the scheduler's rq clock update that ends /proc's
+# share: the pick of the next task in between counts as run here.  Under
+# TCG that is tens of microseconds a switch, more when the host preempts
+# the vCPU in that window (+4.05% once, past a bound of 2%, with the host
+# at load 15): 100 us a switch (nvcsw + nivcsw: 1,600 to 2,100 in 2.6 to
+# 9.3 s of run), 3 to 8% of the run.  It has less by what its threads ran after
 # sched_process_exit, where the module ends a thread's count: from 6.16
 # on that tracepoint comes before exit_mm() and exit_files(), so their
 # work is /proc's alone (down to -2.5% seen, on the debug kernel and
@@ -90,8 +94,9 @@ check "the states' sum ${sum} ns >= wall $(key wall_ns) ns" test "$sum" -ge "$(k
 proc=$(awk '{ printf "%.3f", ($14 + $15 + $16 + $17) / 100 }' "$T/stat")
 run=$(awk -v r="$(key run_ns)" 'BEGIN { printf "%.3f", r / 1e9 }')
 lo=$(awk -v p="$proc" 'BEGIN { printf "%.3f", p * 0.95 - 0.04 }')
-hi=$(awk -v p="$proc" 'BEGIN { printf "%.3f", p * 1.02 + 0.04 }')
-check "run ${run}s against /proc's CPU time of the tree ${proc}s: within [${lo}s, ${hi}s]" \
+sw=$(($(key nvcsw) + $(key nivcsw)))
+hi=$(awk -v p="$proc" -v sw="$sw" 'BEGIN { printf "%.3f", p + 0.04 + sw * 0.0001 }')
+check "run ${run}s against /proc's CPU time of the tree ${proc}s, $sw switches: within [${lo}s, ${hi}s]" \
 	between "$lo" "$run" "$hi"
 check "the tree did work (${proc}s of CPU)" le 0.1 "$proc"
 
