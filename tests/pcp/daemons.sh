@@ -37,7 +37,7 @@ PATH=/usr/lib/pcp/bin:$PATH
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (pmcd, Install)"; exit 77; }
 for p in pmcd pminfo pmlogconf pmlogger pmrep pmproxy prometheus curl ss; do
 	command -v $p >/dev/null || {
-		echo "SKIP: no $p (apt-get install pcp python3-pcp prometheus curl)"; exit 77; }
+		echo "SKIP: no $p (apt-get install pcp python3-pcp prometheus curl iproute2)"; exit 77; }
 done
 [ -f "$B/pmda/.libs/pmda_csf.so" ] && [ -x "$B/pmda/pmdacsf" ] ||
 	{ echo "SKIP: pmdacsf not built (configure --with-pcp)"; exit 77; }
