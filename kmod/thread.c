@@ -213,12 +213,13 @@ static void csf_thread_discard(struct csf_thread *t)
 
 /*
  * Entries made in process context for the fork probe, which may not
- * allocate (preemption is off there before 7.0, and PREEMPT_RT allows no
+ * sleep (preemption is off there before 7.0, and PREEMPT_RT allows no
  * allocation then).  Filled when a registration with inherit is made,
  * refilled by a work item once half used, and given back by it once no
- * entry with inherit is left (csf_nr_inherit): a fork bomb empties it
- * faster than it is refilled and its children are counted as missed
- * (nr_missed), which is the bound the cap would set anyway.
+ * entry with inherit is left (csf_nr_inherit).  A fork bomb empties it
+ * faster than it is refilled: then the probe allocates without sleeping,
+ * except on PREEMPT_RT, where the children it finds empty are counted as
+ * missed (nr_missed) even below the cap.
  */
 #define CSF_RESERVE 64
 
@@ -359,6 +360,8 @@ static struct csf_thread *csf_reserve_take(void)
 	/* Not the runqueue lock here: waking a worker is allowed. */
 	if (low)
 		schedule_work(&csf_reserve_work);
+	if (!t && !IS_ENABLED(CONFIG_PREEMPT_RT))
+		t = csf_thread_new(GFP_NOWAIT | __GFP_NOWARN);
 	return t;
 }
 

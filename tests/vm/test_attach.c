@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -724,9 +725,58 @@ START_TEST(tree_wall_never_goes_back)
 }
 END_TEST
 
+/* The process group of /proc/@pid/stat, or -1. */
+static pid_t pgrp_of(pid_t pid)
+{
+	char path[64], buf[512], *close_paren;
+	int pgrp = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	/* After the last ')': a comm may hold anything */
+	if (fgets(buf, sizeof(buf), f)) {
+		close_paren = strrchr(buf, ')');
+		if (!close_paren ||
+		    sscanf(close_paren + 1, " %*c %*d %d", &pgrp) != 1)
+			pgrp = -1;
+	}
+	fclose(f);
+	return pgrp;
+}
+
 /*
- * A fork bomb under inherit fills max_threads and no more; the rest are
- * counted as missed, and all is as before once it is gone.
+ * Attach the processes of group @pgrp one by one until the cap refuses
+ * one (true), or none is left (false).  Those registered already answer 0.
+ */
+static bool attach_group_until_full(pid_t pgrp)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	int err = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	while (err != -ENOSPC && (d = readdir(dir))) {
+		pid_t pid = (pid_t)atoi(d->d_name);
+
+		if (pid <= 0 || pgrp_of(pid) != pgrp)
+			continue;
+		err = csf_attach(pid, 0);
+		ck_assert_msg(!err || err == -ENOSPC, "csf_attach(%d): %s",
+			      (int)pid, strerror(-err));
+	}
+	closedir(dir);
+	return err == -ENOSPC;
+}
+
+/*
+ * A fork bomb under inherit never passes max_threads; the forks it could
+ * not register are counted as missed, and all is as before once it is
+ * gone.  The fork probe takes entries from a reserve that a work item
+ * refills, so a bomb may run it dry below the cap (6.12 under TCG: 234
+ * of 256): the cap's own count is checked by filling the rest by attach.
  */
 START_TEST(inherit_fork_bomb_bounded)
 {
@@ -752,11 +802,11 @@ START_TEST(inherit_fork_bomb_bounded)
 		(unsigned long long)(st1.nr_missed - st0.nr_missed),
 		st1.max_threads);
 	/*
-	 * Full, and the children of registered processes that found it full
-	 * counted; theirs are not: a parent that is not registered passes
-	 * nothing on.
+	 * Within the cap, and the children of registered processes that
+	 * found no entry counted; theirs are not: a parent that is not
+	 * registered passes nothing on.
 	 */
-	ck_assert_uint_eq(st1.nr_allocated, st1.max_threads);
+	ck_assert_uint_le(st1.nr_allocated, st1.max_threads);
 	ck_assert_uint_gt(st1.nr_missed, st0.nr_missed);
 	ck_assert_uint_le(st1.nr_missed - st0.nr_missed +
 			  st1.nr_allocated - st0.nr_allocated,
@@ -766,6 +816,9 @@ START_TEST(inherit_fork_bomb_bounded)
 	ck_assert_uint_eq(tr.missed, st1.nr_missed - st0.nr_missed);
 	ck_assert_uint_eq(tr.threads, st1.nr_allocated - st0.nr_allocated);
 	csf_thread_unmap(root);
+	/* The cap refuses only once its count is that of the entries. */
+	ck_assert(attach_group_until_full((pid_t)r.t));
+	ck_assert_uint_eq(stats().nr_allocated, st1.max_threads);
 	/* Past the cap a registration fails; the system goes on. */
 	err = csf_thread_snap(&s);
 	ck_assert_int_eq(err, -ENOSPC);
