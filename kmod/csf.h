@@ -59,13 +59,12 @@ void csf_cpu_switch(bool preempt, struct task_struct *prev,
 void csf_cpu_wakeup(struct task_struct *p);
 void csf_cpu_migrate(struct task_struct *p, int dest_cpu);
 
-/* thread.c: registered threads */
+/* registry.c: registered threads (thread.h has the files' own part) */
 struct pid;
 int csf_thread_register(struct page **pagep);
-bool csf_thread_owner(struct pid *pid, kuid_t *uid, kgid_t *gid);
-struct page *csf_thread_get_page(struct pid *pid, kuid_t *uid, kgid_t *gid);
 int csf_thread_tids(pid_t *tids, int max);
-int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit);
+void csf_thread_free(struct task_struct *p);	/* sched_process_free */
+void csf_threads_release_all(void);
 /* Entries in the registry; 0 lets every probe return at once. */
 extern atomic_t csf_nr_entries;
 
@@ -74,16 +73,22 @@ static __always_inline bool csf_threads_any(void)
 	return atomic_read(&csf_nr_entries) != 0;
 }
 
+/* attach.c: owners, and the attach file */
+bool csf_thread_owner(struct pid *pid, kuid_t *uid, kgid_t *gid);
+struct page *csf_thread_get_page(struct pid *pid, kuid_t *uid, kgid_t *gid);
+int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit);
+
+/* tree.c: sched_process_fork */
+void csf_thread_fork(struct task_struct *parent, struct task_struct *child);
+
+/* thread.c: the other probes */
 void csf_thread_switch(bool preempt, struct task_struct *prev,
 		       struct task_struct *next, unsigned int prev_state);
 void csf_thread_waking(struct task_struct *p);
 void csf_thread_wakeup(struct task_struct *p);
 void csf_thread_migrate(struct task_struct *p);
-void csf_thread_fork(struct task_struct *parent, struct task_struct *child);
 void csf_thread_exit(struct task_struct *p);
 void csf_thread_exec(struct task_struct *p, bool new_tid);
-void csf_thread_free(struct task_struct *p);
-void csf_threads_release_all(void);
 
 /* hooks.c: scheduler tracepoints */
 int csf_hooks_register(void);
