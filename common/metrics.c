@@ -191,15 +191,18 @@ const size_t nr_metrics = sizeof(metrics) / sizeof(metrics[0]);
 
 void thread_waits_of(struct thread_waits *w, const struct csf_hist *h)
 {
-	static const double q[4] = { 0.5, 0.9, 0.99, 1.0 };
-	const unsigned int runq = CSF_HIST_STATE(CSF_STATE_RUNNABLE);
+	struct csf_hist_summary runq, off;
 
 	memset(w, 0, sizeof(*w));
 	if (!h)
 		return;
-	for (int k = 0; k < 4; k++)
-		w->runnable[k] = csf_hist_quantile(h, runq, q[k]);
-	w->all_p99 = csf_hist_quantile(h, CSF_HIST_OFF_CPU, 0.99);
+	csf_hist_summarize(h, CSF_HIST_STATE(CSF_STATE_RUNNABLE), &runq);
+	csf_hist_summarize(h, CSF_HIST_OFF_CPU, &off);
+	w->runnable[0] = runq.p50_ns;
+	w->runnable[1] = runq.p90_ns;
+	w->runnable[2] = runq.p99_ns;
+	w->runnable[3] = runq.max_ns;
+	w->all_p99 = off.p99_ns;
 	w->waker_tid = h->waker.tid;
 	w->preemptor_tid = h->preemptor.tid;
 	memcpy(w->waker, h->waker.comm, sizeof(w->waker));

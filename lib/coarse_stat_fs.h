@@ -446,6 +446,22 @@ int csf_hist_delta(const struct csf_hist *before, const struct csf_hist *after,
 uint64_t csf_hist_quantile(const struct csf_hist *h, unsigned int states,
 			   double q);
 
+/* What csf_hist_summarize() tells of the intervals of some states. */
+struct csf_hist_summary {
+	uint64_t count;			/* intervals */
+	uint64_t p50_ns, p90_ns, p99_ns;
+	uint64_t max_ns;		/* the longest, or its bucket's bound */
+	int max_known;			/* max_ns is the longest exactly */
+};
+
+/*
+ * csf_hist_summarize - the intervals of the states in @states of @h, in
+ * one pass: how many, and their quantiles 0.5, 0.9, 0.99 and 1 exactly as
+ * csf_hist_quantile() gives them; all zero when there are none.
+ */
+void csf_hist_summarize(const struct csf_hist *h, unsigned int states,
+			struct csf_hist_summary *out);
+
 #ifdef __cplusplus
 }
 #endif

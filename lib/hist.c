@@ -91,54 +91,117 @@ static uint64_t csf_bucket_lower(unsigned int b)
 	return b ? CSF_HIST_UPPER_NS(b - 1) : 0;
 }
 
-CSF_PUBLIC uint64_t csf_hist_quantile(const struct csf_hist *h,
-				      unsigned int states, double q)
+/* The intervals of @states in @h, summed bucket by bucket. */
+struct csf_hist_sum {
+	uint64_t count[CSF_HIST_BUCKETS];
+	uint64_t n;			/* intervals */
+	uint64_t max;			/* the longest of those known */
+	int known;			/* every state with intervals knows it */
+};
+
+static void csf_sum_of(const struct csf_hist *h, unsigned int states,
+		       struct csf_hist_sum *sum)
 {
-	uint64_t count[CSF_HIST_BUCKETS] = { 0 }, n = 0, below = 0, max = 0;
-	int known = 1;
-	double rank, lo, hi;
 	unsigned int s, b;
 
+	memset(sum, 0, sizeof(*sum));
+	sum->known = 1;
 	for (s = 0; s < CSF_NR_STATES; s++) {
 		uint64_t in = 0;
 
 		if (!(states & (1u << s)))
 			continue;
 		for (b = 0; b < CSF_HIST_BUCKETS; b++) {
-			count[b] += h->count[s][b];
+			sum->count[b] += h->count[s][b];
 			in += h->count[s][b];
 		}
-		n += in;
+		sum->n += in;
 		if (!in)
 			continue;
 		if (h->max_known & (1u << s)) {
-			if (h->max_ns[s] > max)
-				max = h->max_ns[s];
+			if (h->max_ns[s] > sum->max)
+				sum->max = h->max_ns[s];
 		} else {
-			known = 0;
+			sum->known = 0;
 		}
 	}
-	if (!n || !(q > 0))
-		return 0;
-	if (q > 1)
-		q = 1;
-	if (q == 1 && known)
-		return max;
-	rank = q * (double)n;
-	for (b = 0; b + 1 < CSF_HIST_BUCKETS; b++) {
-		if (count[b] && (double)(below + count[b]) >= rank)
-			break;
-		below += count[b];
-	}
-	lo = (double)csf_bucket_lower(b);
+}
+
+/* The quantile of rank @rank, in bucket @b after @below intervals. */
+static uint64_t csf_sum_at(const struct csf_hist_sum *sum, unsigned int b,
+			   uint64_t below, double rank)
+{
+	double lo = (double)csf_bucket_lower(b), hi;
+
 	if (b + 1 < CSF_HIST_BUCKETS)
 		hi = (double)CSF_HIST_UPPER_NS(b);
 	else
-		hi = known && max > lo ? (double)max : 2 * lo;
-	lo += (hi - lo) * (rank - (double)below) / (double)count[b];
-	if (known && lo > (double)max)
-		return max;
+		hi = sum->known && sum->max > lo ? (double)sum->max : 2 * lo;
+	lo += (hi - lo) * (rank - (double)below) / (double)sum->count[b];
+	if (sum->known && lo > (double)sum->max)
+		return sum->max;
 	return (uint64_t)lo;
+}
+
+/*
+ * csf_hist_quantile()'s rule for the @nq quantiles @q of a sum, in one
+ * walk up its buckets: @q ascends, so each rank is at or above the last.
+ */
+static void csf_sum_quantiles(const struct csf_hist_sum *sum, const double *q,
+			      uint64_t *out, unsigned int nq)
+{
+	uint64_t below = 0;
+	unsigned int b = 0, k;
+
+	for (k = 0; k < nq; k++) {
+		double qk = q[k] > 1 ? 1 : q[k], rank;
+
+		if (!sum->n || !(qk > 0)) {
+			out[k] = 0;
+			continue;
+		}
+		if (qk == 1 && sum->known) {
+			out[k] = sum->max;
+			continue;
+		}
+		rank = qk * (double)sum->n;
+		for (; b + 1 < CSF_HIST_BUCKETS; b++) {
+			if (sum->count[b] &&
+			    (double)(below + sum->count[b]) >= rank)
+				break;
+			below += sum->count[b];
+		}
+		out[k] = csf_sum_at(sum, b, below, rank);
+	}
+}
+
+CSF_PUBLIC uint64_t csf_hist_quantile(const struct csf_hist *h,
+				      unsigned int states, double q)
+{
+	struct csf_hist_sum sum;
+	uint64_t v;
+
+	csf_sum_of(h, states, &sum);
+	csf_sum_quantiles(&sum, &q, &v, 1);
+	return v;
+}
+
+CSF_PUBLIC void csf_hist_summarize(const struct csf_hist *h,
+				   unsigned int states,
+				   struct csf_hist_summary *out)
+{
+	static const double q[4] = { 0.5, 0.9, 0.99, 1.0 };
+	struct csf_hist_sum sum;
+	uint64_t v[4];
+
+	csf_sum_of(h, states, &sum);
+	csf_sum_quantiles(&sum, q, v, 4);
+	out->count = sum.n;
+	out->p50_ns = v[0];
+	out->p90_ns = v[1];
+	out->p99_ns = v[2];
+	out->max_ns = v[3];
+	out->max_known = sum.n && sum.known;
 }
 
 int csf_hist_longest_wait(const struct csf_hist *h, uint64_t from,

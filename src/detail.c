@@ -71,25 +71,22 @@ static void task_text(char *buf, size_t len, const struct csf_task *t)
 static void detail_summary(const struct csf_hist *h, int st, char *line,
 			   size_t len)
 {
-	static const double q[] = { 0.5, 0.9, 0.99, 1.0 };
 	char v[4][FMT_BUFSZ];
-	const char *t[4];
-	uint64_t n = 0;
+	struct csf_hist_summary sum;
 
-	for (int b = 0; b < CSF_HIST_BUCKETS; b++)
-		n += h->count[st][b];
-	if (!n) {
+	csf_hist_summarize(h, CSF_HIST_STATE(st), &sum);
+	if (!sum.count) {
 		snprintf(line, len, _("%s: none"), col_state_name((unsigned)st));
 		return;
 	}
-	for (int k = 0; k < 4; k++)
-		t[k] = FMT_STR(v[k], fmt_dur,
-			       csf_hist_quantile(h, CSF_HIST_STATE(st), q[k]));
 	snprintf(line, len,
 		 _("%s: %llu intervals  p50 %s  p90 %s  p99 %s  max %s%s"),
-		 col_state_name((unsigned)st), (unsigned long long)n, t[0],
-		 t[1], t[2], t[3],
-		 h->max_known & (1u << st) ? "" : _(" (its bucket's bound)"));
+		 col_state_name((unsigned)st), (unsigned long long)sum.count,
+		 FMT_STR(v[0], fmt_dur, sum.p50_ns),
+		 FMT_STR(v[1], fmt_dur, sum.p90_ns),
+		 FMT_STR(v[2], fmt_dur, sum.p99_ns),
+		 FMT_STR(v[3], fmt_dur, sum.max_ns),
+		 sum.max_known ? "" : _(" (its bucket's bound)"));
 }
 
 static void detail_bucket(const struct ui *ui, const struct csf_hist *h,

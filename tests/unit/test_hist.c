@@ -208,6 +208,51 @@ START_TEST(quantiles_interpolate_within_the_bucket)
 }
 END_TEST
 
+/* @h's summary of @states is its count and quantiles, one by one. */
+static void summary_is_quantiles(const struct csf_hist *h,
+				 unsigned int states, uint64_t count,
+				 int max_known)
+{
+	struct csf_hist_summary sum;
+
+	memset(&sum, 0xa5, sizeof(sum));
+	csf_hist_summarize(h, states, &sum);
+	ck_assert_uint_eq(sum.count, count);
+	ck_assert_uint_eq(sum.p50_ns, csf_hist_quantile(h, states, 0.5));
+	ck_assert_uint_eq(sum.p90_ns, csf_hist_quantile(h, states, 0.9));
+	ck_assert_uint_eq(sum.p99_ns, csf_hist_quantile(h, states, 0.99));
+	ck_assert_uint_eq(sum.max_ns, csf_hist_quantile(h, states, 1.0));
+	ck_assert_int_eq(sum.max_known, max_known);
+}
+
+START_TEST(a_summary_is_the_count_and_the_quantiles)
+{
+	const unsigned int run = CSF_HIST_STATE(CSF_STATE_RUNNABLE);
+	const unsigned int sleep = CSF_HIST_STATE(CSF_STATE_SLEEPING);
+	struct csf_hist h;
+
+	memset(&h, 0, sizeof(h));
+	summary_is_quantiles(&h, run, 0, 0);
+	h.count[CSF_STATE_RUNNABLE][0] = 900;
+	h.count[CSF_STATE_RUNNABLE][11] = 100;
+	summary_is_quantiles(&h, run, 1000, 0);
+	ck_assert_uint_ne(csf_hist_quantile(&h, run, 0.5),
+			  csf_hist_quantile(&h, run, 0.99));
+	h.max_known = run;
+	h.max_ns[CSF_STATE_RUNNABLE] = 1500000;
+	summary_is_quantiles(&h, run, 1000, 1);
+	/* a sleep whose longest is unknown: off the CPU, not exact */
+	h.count[CSF_STATE_SLEEPING][CSF_HIST_BUCKETS - 1] = 7;
+	summary_is_quantiles(&h, run | sleep, 1007, 0);
+	summary_is_quantiles(&h, CSF_HIST_OFF_CPU, 1007, 0);
+	h.max_known |= sleep;
+	h.max_ns[CSF_STATE_SLEEPING] = 20000000000ull;
+	summary_is_quantiles(&h, CSF_HIST_OFF_CPU, 1007, 1);
+	/* states without intervals do not count, known or not */
+	summary_is_quantiles(&h, CSF_HIST_STATE(CSF_STATE_IOWAIT), 0, 0);
+}
+END_TEST
+
 /* The thread's own page, the snapshots around an operation that waited. */
 static void op_that_waited(struct csf_snap *before, struct csf_snap *after,
 			   int waits)
@@ -292,6 +337,7 @@ int main(void)
 		a_delta_holds_what_happened_between,
 		a_delta_past_the_waits_kept_bounds_the_longest,
 		quantiles_interpolate_within_the_bucket,
+		a_summary_is_the_count_and_the_quantiles,
 		format_diff_names_the_longest_wait,
 		format_diff_says_when_waits_were_lost,
 		format_diff_without_a_wait_has_one_line,
