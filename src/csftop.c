@@ -39,8 +39,9 @@ static uint64_t wall_ns(void)
  * user's terminal, or on the test driver's when CSFTOP_SCRIPT names a key
  * script (tests/tui).
  */
-static int run_tui(const struct options *o, struct sampler *smp,
-		   struct replay *rp, struct command *cmd)
+static int run_tui(const struct options *o, const struct tui_source *src,
+		   struct sampler *smp, struct replay *rp,
+		   struct command *cmd)
 {
 	const char *script = getenv("CSFTOP_SCRIPT");
 	struct tui_driver *d = script && *script ? script_driver(script) :
@@ -48,7 +49,7 @@ static int run_tui(const struct options *o, struct sampler *smp,
 	int status = EXIT_FAILURE;
 	struct tui t;
 
-	tui_init(&t, d->clock, o, smp, rp, cmd);
+	tui_init(&t, d->clock, o, src, smp, rp, cmd);
 	if (!d->open(d)) {
 		tui_start(&t, o);
 		view_init(&t.ui);
@@ -201,7 +202,7 @@ static int replay(const struct options *o)
 				  "pmlogconf group, pmdacsf(1))\n"), PROGRAM,
 			o->archive);
 	status = o->batch ? replay_batch(o, &rp) :
-			    run_tui(o, NULL, &rp, NULL);
+			    run_tui(o, &tui_archive, NULL, &rp, NULL);
 	replay_close(&rp);
 	return status;
 }
@@ -276,7 +277,7 @@ static int run_command(const struct options *o, struct sampler *smp)
 	if (o->batch)
 		status = run_batch(o, smp, &cmd);
 	else
-		status = run_tui(o, smp, NULL, &cmd);
+		status = run_tui(o, &tui_live, smp, NULL, &cmd);
 	sampler_close(smp);
 	/* batch waits for it, as csf-run; q on the screen does not */
 	err = command_poll(&cmd, o->batch);
@@ -330,7 +331,7 @@ int main(int argc, char **argv)
 	if (o.batch)
 		status = run_batch(&o, &smp, NULL);
 	else
-		status = run_tui(&o, &smp, NULL, NULL);
+		status = run_tui(&o, &tui_live, &smp, NULL, NULL);
 	sampler_close(&smp);
 	return status;
 }

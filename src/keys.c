@@ -208,7 +208,7 @@ static int replay_only(struct tui *t, int arg)
 
 static int open_goto(struct tui *t, int arg)
 {
-	if (!t->rp)
+	if (!t->src->go_to)
 		return replay_only(t, arg);
 	ui_open(&t->ui, OVERLAY_GOTO);
 	return 1;

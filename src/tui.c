@@ -17,9 +17,6 @@
 #include "i18n.h"
 #include "spawn.h"
 #include "tui.h"
-#ifdef HAVE_PCP
-#include "replay.h"
-#endif
 
 volatile sig_atomic_t tui_signal;
 
@@ -101,25 +98,11 @@ static void command_header(struct tui *t)
 			 "%s", line);
 }
 
-/* Give the model a sample: the pages now, or the replay's sample @k. */
-static int feed(struct tui *t, size_t k)
+/* Give the model the pages now. */
+static int live_next(struct tui *t)
 {
 	int err;
 
-#ifdef HAVE_PCP
-	if (t->rp) {
-		err = replay_read(t->rp, k);
-		if (!err)
-			err = model_sample(&t->model, t->rp->snaps, NULL,
-					   t->rp->nsnaps, t->rp->cpus,
-					   t->rp->ncpus, replay_time(t->rp, k));
-		if (!err)
-			t->pos = k;
-		return err;
-	}
-#else
-	(void)k;
-#endif
 	err = sampler_read(t->smp);
 	if (!err && t->clock->time_sample)
 		t->clock->time_sample(t->clock, t->smp);
@@ -136,54 +119,34 @@ static int feed(struct tui *t, size_t k)
 	return err;
 }
 
-#ifdef HAVE_PCP
-/* Where the replay is, in the mode line instead of LIVE. */
-static void set_place(struct tui *t)
+static void live_setup(struct tui *t)
 {
-	uint64_t at = replay_time(t->rp, t->pos);
-	time_t sec = (time_t)(at / 1000000000);
-	struct tm tm;
-	char when[64] = "?", how[32];
-
-	if (localtime_r(&sec, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	/* the archive's clock, as its last sample read gave it */
-	t->ui.clock_name = _(t->rp->clock);
-	if (t->playing)
-		snprintf(how, sizeof(how), _("playing %ux"), t->speed);
-	else
-		snprintf(how, sizeof(how), "%s", _("paused"));
-	snprintf(t->ui.place, sizeof(t->ui.place), "%s.%03u %zu/%zu %s",
-		 when, (unsigned int)(at / 1000000 % 1000), t->pos + 1,
-		 t->rp->nsamples, how);
+	t->ui.clock_name = _(csf_clock_name(csf_clock()));
 }
-#endif
+
+static void live_close(struct tui *t)
+{
+	sampler_close(t->smp);
+}
+
+const struct tui_source tui_live = {
+	.to_ns = csf_ticks_to_ns,
+	.setup = live_setup,
+	.next = live_next,
+	.strerror = csf_strerror,
+	.close = live_close,
+};
 
 int tui_sample(struct tui *t)
 {
-	size_t k = 0;
-	int err;
+	int err = t->src->next(t);
 
-#ifdef HAVE_PCP
-	if (t->rp && t->samples) {
-		if (t->pos + 1 >= t->rp->nsamples) {
-			t->playing = 0;
-			ui_message(&t->ui, "%s", _("End of the archive"));
-			set_place(t);
-			return 0;
-		}
-		k = t->pos + 1;
-	}
-#endif
-	err = feed(t, k);
-	if (err) {
+	if (err < 0) {
 		t->error = err;
 		return err;
 	}
-#ifdef HAVE_PCP
-	if (t->rp)
-		set_place(t);
-#endif
+	if (err > 0)
+		return 0;	/* nothing new: the end of an archive */
 	t->samples++;
 	if (t->count && t->samples >= t->count)
 		t->quit = 1;
@@ -191,104 +154,24 @@ int tui_sample(struct tui *t)
 	return 0;
 }
 
-#ifdef HAVE_PCP
-/* Show sample @k as a sample after the one before it would show it. */
-static void replay_goto(struct tui *t, size_t k)
-{
-	int err = 0;
-
-	model_restart(&t->model);
-	if (k > 0)
-		err = feed(t, k - 1);
-	if (!err)
-		err = feed(t, k);
-	if (err) {
-		t->error = err;
-		return;
-	}
-	set_place(t);
-	tui_refresh_view(t);
-}
-
-static void replay_key(struct tui *t, wint_t ch)
-{
-	switch (ch) {
-	case '[':
-		t->playing = 0;
-		if (t->pos > 0)
-			replay_goto(t, t->pos - 1);
-		else
-			ui_message(&t->ui, "%s", _("Start of the archive"));
-		break;
-	case ']':
-		t->playing = 0;
-		tui_sample(t);
-		break;
-	case 'p':
-		t->playing = !t->playing && t->pos + 1 < t->rp->nsamples;
-		if (!t->playing && t->pos + 1 >= t->rp->nsamples)
-			ui_message(&t->ui, "%s", _("End of the archive"));
-		break;
-	case '+':
-		if (t->speed < 64)
-			t->speed *= 2;
-		ui_message(&t->ui, _("Speed: %ux"), t->speed);
-		break;
-	case '-':
-		if (t->speed > 1)
-			t->speed /= 2;
-		ui_message(&t->ui, _("Speed: %ux"), t->speed);
-		break;
-	}
-	t->next_ns = tui_now(t) + t->rp->step_ns / t->speed;
-	set_place(t);
-}
-#endif
-
 int tui_goto(struct tui *t, const char *text, char *why, size_t len)
 {
-#ifdef HAVE_PCP
-	uint64_t at;
-
-	if (replay_parse_time(t->rp, text, &at, why, len))
-		return -1;
-	ui_open(&t->ui, OVERLAY_NONE);
-	t->playing = 0;
-	replay_goto(t, replay_find(t->rp, at));
-	return 0;
-#else
-	/* no go-to prompt opens without an archive */
-	(void)t;
-	(void)text;
-	(void)why;
-	(void)len;
-	return -1;
-#endif
+	if (!t->src->go_to)
+		return -1;	/* no go-to prompt opens without one */
+	return t->src->go_to(t, text, why, len);
 }
 
 int tui_replay_key(struct tui *t, wint_t ch)
 {
-#ifdef HAVE_PCP
-	if (t->rp && (ch == '[' || ch == ']' || ch == 'p' || ch == '+' ||
-		      ch == '-')) {
-		replay_key(t, ch);
-		return 1;
-	}
-#endif
-	(void)t;
-	(void)ch;
-	return 0;
+	return t->src->key ? t->src->key(t, ch) : 0;
 }
 
 /* How long a sample lasts on the screen. */
 static uint64_t period_ns(const struct tui *t)
 {
-	uint64_t p = (uint64_t)t->ui.interval_ms * 1000000;
+	uint64_t p = t->src->period_ns ? t->src->period_ns(t) :
+		     (uint64_t)t->ui.interval_ms * 1000000;
 
-#ifdef HAVE_PCP
-	if (t->rp)
-		p = t->rp->step_ns / t->speed;
-#endif
 	return p > INTERVAL_MIN_MS * 1000000ull ? p :
 	       INTERVAL_MIN_MS * 1000000ull;
 }
@@ -297,7 +180,7 @@ void tui_tick(struct tui *t, uint64_t now_ns)
 {
 	if (now_ns < t->next_ns)
 		return;
-	if (!t->rp || t->playing)
+	if (!t->src->paused || !t->src->paused(t))
 		tui_sample(t);
 	t->next_ns += period_ns(t);
 	/* fell behind (suspended, slow terminal): re-phase */
@@ -306,14 +189,14 @@ void tui_tick(struct tui *t, uint64_t now_ns)
 }
 
 void tui_init(struct tui *t, const struct tui_clock *clock,
-	      const struct options *o, struct sampler *smp, struct replay *rp,
-	      struct command *cmd)
+	      const struct options *o, const struct tui_source *src,
+	      struct sampler *smp, struct replay *rp, struct command *cmd)
 {
 	memset(t, 0, sizeof(*t));
+	t->src = src;
 	t->smp = smp;
 	t->rp = rp;
 	t->cmd = cmd;
-	t->playing = rp != NULL;
 	t->speed = 1;
 	t->count = o->count;
 	t->clock = clock;
@@ -324,24 +207,14 @@ void tui_init(struct tui *t, const struct tui_clock *clock,
 /* The model and the UI state for @o. */
 static void tui_setup(struct tui *t, const struct options *o)
 {
-#ifdef HAVE_PCP
-	model_init(&t->model, t->rp ? replay_to_ns : csf_ticks_to_ns);
-#else
-	model_init(&t->model, csf_ticks_to_ns);
-#endif
+	model_init(&t->model, t->src->to_ns);
 	t->ui.model = &t->model;
 	t->ui.filter = o->filter;
 	t->ui.sort_col = o->sort_col;
 	t->ui.sort_desc = o->sort_desc;
 	t->ui.processes = o->processes;
 	t->ui.interval_ms = o->interval_ms;
-	t->ui.clock_name = _(t->smp ? csf_clock_name(csf_clock()) : t->rp->clock);
-#ifdef HAVE_PCP
-	if (t->rp) {
-		/* its step as the interval; set_place() names its clock */
-		t->ui.interval_ms = (unsigned int)(t->rp->step_ns / 1000000);
-	}
-#endif
+	t->src->setup(t);
 	t->ui.now_ns = tui_now(t);
 }
 
@@ -358,10 +231,7 @@ int tui_end(struct tui *t)
 
 	if (t->error) {
 		fprintf(stderr, "%s: %s\n", PROGRAM,
-#ifdef HAVE_PCP
-			t->rp ? replay_strerror(t->error) :
-#endif
-			csf_strerror(t->error));
+			t->src->strerror(t->error));
 		status = EXIT_FAILURE;
 	}
 	model_free(&t->model);
@@ -373,12 +243,7 @@ void tui_die(struct tui *t)
 {
 	int sig = tui_signal;
 
-	if (t->smp)
-		sampler_close(t->smp);
-#ifdef HAVE_PCP
-	if (t->rp)
-		replay_close(t->rp);
-#endif
+	t->src->close(t);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
