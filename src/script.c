@@ -17,6 +17,9 @@
  *                 <Esc>, <Enter>, <Space>, <Tab>, <Up>, <Down>, <PgUp>,
  *                 <PgDn>, <Home>, <End>, <Backspace>, ...) name the others
  *   :sample       advance the script clock by the interval and sample
+ *   :tick         advance the script clock to the next sample's deadline
+ *                 and let the screen's schedule act (tui_tick(): a
+ *                 paused replay does not sample)
  *   :dump FILE    write the screen as text to FILE
  *   :resize C L   resize the terminal to C columns and L lines
  *   :click X Y    a left click at column X, line Y
@@ -108,6 +111,9 @@ static void script_command(struct script *sc, struct tui *t, char *line)
 	if (!strcmp(line, ":sample")) {
 		sc->now += (uint64_t)t->ui.interval_ms * 1000000;
 		tui_sample(t);
+	} else if (!strcmp(line, ":tick")) {
+		sc->now = t->next_ns;
+		tui_tick(t, sc->now);
 	} else if (sscanf(line, ":dump %511s", arg) == 1) {
 		view_draw(&t->ui);
 		if (dump_screen(arg))

@@ -158,6 +158,10 @@ screen 1 ":dump $W/screen-1.txt" \
 	"<Esc>g-3sec<Enter>" ":dump $W/screen-12.txt" \
 	"g@ 10:00:00<Enter>" ":dump $W/screen-13.txt" \
 	"H" ":dump $W/screen-14.txt"
+# the schedule: paused, the deadline passes without a sample; playing, the
+# next one comes
+screen 2 "p" ":tick" ":dump $W/screen-15.txt" \
+	"p" ":tick" ":dump $W/screen-16.txt"
 
 # ---- 3. bad input -----------------------------------------------------------
 # bad V NAME FILE HOW WANT: a copy of the archive in format V (2, or 3 as
