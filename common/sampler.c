@@ -164,7 +164,7 @@ static void retire_hist(struct sampler *s, struct sampler_map *m, size_t n)
 	m->hist = NULL;
 }
 
-/* How far ahead pages are prefetched: 4, 8 and 16 threads measured alike. */
+/* How far ahead pages are prefetched (doc/measurements.md, csftop). */
 #define SAMPLER_PREFETCH 8
 
 int sampler_read(struct sampler *s)
@@ -206,10 +206,7 @@ int sampler_read(struct sampler *s)
 		s->lasts = hists;
 		s->snaps_cap = n;
 	}
-	/*
-	 * Pages a few threads ahead are loading while one is copied: at 1,000
-	 * threads this cut csftop -b's frame by ~80 us on a cold cache.
-	 */
+	/* pages a few threads ahead are loading while one is copied */
 	for (size_t i = 0; i < SAMPLER_PREFETCH && i < s->nmaps; i++)
 		csf_thread_prefetch(s->maps[i].map);
 	for (size_t i = 0; i < s->nmaps; i++) {
