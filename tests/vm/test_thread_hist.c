@@ -232,9 +232,9 @@ START_TEST(two_spinners_wait_a_timeslice)
 		b = bucket_of(p50);
 		/*
 		 * At least a slice, to the tick; how much longer depends on
-		 * ticks that TCG may deliver late (6.12: 10 ms for 4 ms), so
-		 * the bound above is the kernel's own: each wait of one is a
-		 * run of the other on their one CPU.
+		 * when ticks arrive, which TCG may delay, so the bound above
+		 * is the kernel's own: each wait of one is a run of the
+		 * other on their one CPU.
 		 */
 		ck_assert_msg(b + 1 >= bucket_of(expect),
 			      "median wait %llu ns, bucket %u; expected bucket %u",
