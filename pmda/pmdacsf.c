@@ -15,9 +15,10 @@
  *            its lowest registered thread): processes with a live
  *            registered thread
  *
- * A process's totals are its live threads' plus those of its threads that
- * exited while the agent watched, so that they never go back as threads
- * come and go (a counter that went back would read as a wrap).
+ * A process's totals follow common/group.h's rule, as csftop's process
+ * rows do: its live threads' plus those of its threads that exited while
+ * the agent watched, so that they never go back as threads come and go (a
+ * counter that went back would read as a wrap).
  *
  * Every metric is one entry of metrics[] (metrics.c): its name, PMID,
  * type, semantics, units, help and where it is in a snapshot.  The PMNS
@@ -37,16 +38,15 @@
 
 #include "coarse_stat_fs.h"
 #include "domain.h"
+#include "group.h"
 #include "metrics.h"
 #include "sampler.h"
 
 
 /* What a process instance adds up. */
 struct proc {
-	pid_t tgid;
+	struct group_sum sum;		/* group.h's rule */
 	unsigned int nthreads;
-	uint64_t time_ns[CSF_NR_STATES];
-	uint64_t nvcsw, nivcsw, wakeups, migrations;
 	const struct csf_snap *name_from;	/* whose comm names it */
 };
 
@@ -106,9 +106,8 @@ static struct agent {
 	/* by position in live[]: the waits of a fetch that asks for them */
 	struct thread_waits *waits;
 	size_t cap;			/* of the arrays of threads and procs */
-	struct proc *gone;		/* exited threads' sums, by tgid */
-	size_t ngone;
-	pid_t *folded;			/* exited tids already in gone[] */
+	struct group_gone gone;		/* exited threads' sums */
+	pid_t *folded;			/* exited tids already in ag.gone */
 	size_t nfolded;
 	pid_t *folding;			/* the next sample's, then swapped */
 	/* a fetch's result, and the client's instances of each domain, by
@@ -178,41 +177,33 @@ static int cmp_tgid(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static void add_thread(struct proc *p, const struct csf_snap *t)
+/* Whether process @tgid is among procs[], which are sorted by tgid. */
+static int proc_shown(const void *arg, uint32_t tgid)
 {
-	for (int k = 0; k < CSF_NR_STATES; k++)
-		p->time_ns[k] += csf_ticks_to_ns(t->time[k]);
-	p->nvcsw += t->nvcsw;
-	p->nivcsw += t->nivcsw;
-	p->wakeups += t->wakeups;
-	p->migrations += t->migrations;
-}
+	size_t lo = 0, hi = ag.nprocs;
 
-static struct proc *find_proc(struct proc *v, size_t n, pid_t tgid)
-{
-	size_t lo = 0, hi = n;
-
+	(void)arg;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (v[mid].tgid == tgid)
-			return &v[mid];
-		if (v[mid].tgid < tgid)
+		if (ag.procs[mid].sum.tgid == tgid)
+			return 1;
+		if (ag.procs[mid].sum.tgid < tgid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return 0;
 }
 
 /*
- * Fold the threads that exited since the last sample into gone[], once
+ * Fold the threads that exited since the last sample into ag.gone, once
  * each: the sampler reads an exited page until it has seen the thread
  * leave the list, which may be more than once.
  */
 static int fold_exited(void)
 {
-	size_t n = 0, gcap = ag.ngone;
+	size_t n = 0;
 	pid_t *folded;
 	int err = reserve(ag.s.nsnaps);
 
@@ -222,7 +213,7 @@ static int fold_exited(void)
 	for (size_t i = 0; i < ag.s.nsnaps; i++) {
 		const struct csf_snap *t = &ag.s.snaps[i];
 		pid_t tid = (pid_t)t->tid;
-		struct proc *g;
+		struct group_sum g;
 
 		if (t->state != CSF_STATE_EXITED)
 			continue;
@@ -230,26 +221,9 @@ static int fold_exited(void)
 		if (bsearch(&tid, ag.folded, ag.nfolded, sizeof(pid_t),
 			    cmp_pid))
 			continue;
-		g = find_proc(ag.gone, ag.ngone, (pid_t)t->tgid);
-		if (!g) {
-			struct proc *v = realloc(ag.gone, (gcap + 1) *
-						 sizeof(*v));
-			size_t at = 0;
-
-			if (!v)
-				return -ENOMEM;
-			ag.gone = v;
-			gcap++;
-			while (at < ag.ngone && v[at].tgid < (pid_t)t->tgid)
-				at++;
-			memmove(&v[at + 1], &v[at],
-				(ag.ngone - at) * sizeof(*v));
-			memset(&v[at], 0, sizeof(v[at]));
-			v[at].tgid = (pid_t)t->tgid;
-			ag.ngone++;
-			g = &v[at];
-		}
-		add_thread(g, t);
+		g = group_of_snap(t);
+		if (group_gone_add(&ag.gone, &g))
+			return -ENOMEM;
 	}
 	/* the exited pages still mapped stay folded; the rest are gone */
 	qsort(folded, n, sizeof(*folded), cmp_pid);
@@ -259,10 +233,10 @@ static int fold_exited(void)
 	return 0;
 }
 
-/* The live threads, and the processes they make up with gone[]. */
+/* The live threads, and the processes they make up with ag.gone. */
 static int build_instances(void)
 {
-	size_t n = 0, np = 0, keep = 0;
+	size_t n = 0, np = 0;
 	int err = reserve(ag.s.nsnaps);
 
 	if (err)
@@ -287,41 +261,32 @@ static int build_instances(void)
 	for (size_t i = 0; i < n; i++) {
 		const struct csf_snap *t = ag.by_tgid[i];
 		struct proc *p = &ag.procs[np ? np - 1 : 0];
+		struct group_sum g = group_of_snap(t);
 
-		if (!np || p->tgid != (pid_t)t->tgid) {
-			const struct proc *g;
+		if (!np || p->sum.tgid != t->tgid) {
+			const struct group_sum *gone;
 
 			p = &ag.procs[np++];
 			memset(p, 0, sizeof(*p));
-			p->tgid = (pid_t)t->tgid;
+			p->sum.tgid = t->tgid;
 			p->name_from = t;
-			g = find_proc(ag.gone, ag.ngone, p->tgid);
-			if (g) {
-				memcpy(p->time_ns, g->time_ns,
-				       sizeof(p->time_ns));
-				p->nvcsw = g->nvcsw;
-				p->nivcsw = g->nivcsw;
-				p->wakeups = g->wakeups;
-				p->migrations = g->migrations;
-			}
+			gone = group_gone_find(&ag.gone, t->tgid);
+			if (gone)
+				p->sum = *gone;
 		}
 		if (t->tid == t->tgid)
 			p->name_from = t;
 		p->nthreads++;
-		add_thread(p, t);
+		group_add(&p->sum, &g);
 	}
 	ag.nprocs = np;
 	for (size_t i = 0; i < np; i++)
 		name_instance(&ag.proc_ids[i], &ag.proc_names[i],
-			      (int)ag.procs[i].tgid, ag.procs[i].name_from->comm);
+			      (int)ag.procs[i].sum.tgid,
+			      ag.procs[i].name_from->comm);
 	indomtab[PROC_INDOM].it_numinst = (int)np;
 	indomtab[PROC_INDOM].it_set = ag.proc_ids;
-
-	/* a process whose threads are all gone takes its sums with it */
-	for (size_t i = 0; i < ag.ngone; i++)
-		if (find_proc(ag.procs, np, ag.gone[i].tgid))
-			ag.gone[keep++] = ag.gone[i];
-	ag.ngone = keep;
+	group_gone_keep(&ag.gone, proc_shown, NULL);
 	return 0;
 }
 
@@ -403,16 +368,16 @@ static pmAtomValue str(const char *s)
 static pmAtomValue proc_value(unsigned int item, const struct proc *p)
 {
 	if (item < CSF_NR_STATES)
-		return u64(p->time_ns[item]);
+		return u64(p->sum.time_ns[item]);
 	switch (item) {
 	case IT_NVCSW:
-		return u64(p->nvcsw);
+		return u64(p->sum.nvcsw);
 	case IT_NIVCSW:
-		return u64(p->nivcsw);
+		return u64(p->sum.nivcsw);
 	case IT_WAKEUPS:
-		return u64(p->wakeups);
+		return u64(p->sum.wakeups);
 	case IT_MIGRATIONS:
-		return u64(p->migrations);
+		return u64(p->sum.migrations);
 	}
 	return u32(p->nthreads);
 }

@@ -61,6 +61,7 @@ static void screen_free(struct screen *s)
 	free(s->rows);
 	free(s->cpus);
 	free(s->hists);
+	group_gone_free(&s->gone);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -73,8 +74,10 @@ static int screen_copy(struct screen *dst, const struct screen *src)
 	tmp.cpus = NULL;
 	tmp.ncpus = 0;
 	tmp.hists = NULL;
+	memset(&tmp.gone, 0, sizeof(tmp.gone));
 	if (screen_reserve(&tmp, src->nrows) ||
-	    screen_set_cpus(&tmp, src->ncpus)) {
+	    screen_set_cpus(&tmp, src->ncpus) ||
+	    group_gone_copy(&tmp.gone, &src->gone)) {
 		screen_free(&tmp);
 		return -ENOMEM;
 	}
@@ -372,20 +375,17 @@ static void row_next(struct model *m, struct row *r, const struct row *old,
 }
 
 /*
- * Live threads and distinct processes among them, counted with a set of
- * tgids (open addressing, at most half full): O(n) per frame, where a
- * look-back per row would be quadratic and a sort n log n.  The set lives
- * in the model, so a frame does not allocate it.  Without memory for it
- * the process count is 0 rather than the frame failing.  (tgid 0 is no
- * real process, but is counted once like any other.)
+ * A set of tgids (open addressing, at most half full), kept in the model
+ * so that a frame does not allocate it: O(n) per frame, where a look-back
+ * per row would be quadratic and a sort n log n.  tgid 0 marks an empty
+ * slot, and is no real process.  Without memory for it, tgid_set_mask is
+ * 0 and the set holds nothing.
  */
-static void count_live(struct model *m, struct screen *s)
+static void tgid_set_init(struct model *m, size_t n)
 {
-	unsigned int nthreads = 0, nprocs = 0;
-	size_t cap = 16, mask;
-	int zero_seen = 0;
+	size_t cap = 16;
 
-	while (cap < 2 * s->nrows)
+	while (cap < 2 * n)
 		cap *= 2;
 	if (m->tgid_set_cap < cap) {
 		uint32_t *set = realloc(m->tgid_set, cap * sizeof(*set));
@@ -399,31 +399,74 @@ static void count_live(struct model *m, struct screen *s)
 		cap = 0;
 	else
 		memset(m->tgid_set, 0, cap * sizeof(*m->tgid_set));
-	mask = cap - 1;
+	m->tgid_set_mask = cap ? cap - 1 : 0;
+}
+
+/* @tgid's slot in the set: it, or the empty one it would take. */
+static uint32_t *tgid_set_slot(const struct model *m, uint32_t tgid)
+{
+	size_t mask = m->tgid_set_mask, h;
+
+	/* Fibonacci hashing */
+	for (h = (size_t)(tgid * 2654435761u) & mask;
+	     m->tgid_set[h] && m->tgid_set[h] != tgid; h = (h + 1) & mask)
+		;
+	return &m->tgid_set[h];
+}
+
+/* Add @tgid (not 0) to the set: 1 if it was not there, else 0. */
+static int tgid_set_add(struct model *m, uint32_t tgid)
+{
+	uint32_t *slot;
+
+	if (!m->tgid_set_mask)
+		return 0;
+	slot = tgid_set_slot(m, tgid);
+	if (*slot)
+		return 0;
+	*slot = tgid;
+	return 1;
+}
+
+/* Whether a process has rows: without a set, all are said to. */
+static int tgid_shown(const void *arg, uint32_t tgid)
+{
+	const struct model *m = arg;
+
+	return !m->tgid_set_mask || !tgid || *tgid_set_slot(m, tgid);
+}
+
+/*
+ * Live threads and distinct processes among them; then the exited rows'
+ * processes join the set, and the exited threads' sums of a process with
+ * no row left go.  Without memory for the set the process count is 0
+ * rather than the frame failing.
+ */
+static void count_live(struct model *m, struct screen *s)
+{
+	unsigned int nthreads = 0, nprocs = 0;
+	int zero_seen = 0;
+
+	tgid_set_init(m, s->nrows);
 	for (size_t i = 0; i < s->nrows; i++) {
 		uint32_t tgid = s->rows[i].snap.tgid;
-		size_t h;
 
 		if (s->rows[i].flags & ROW_EXITED)
 			continue;
 		nthreads++;
-		if (!cap)
-			continue;
-		/* Fibonacci hashing; tgid 0 is no process and marks empty */
-		for (h = (size_t)(tgid * 2654435761u) & mask;
-		     m->tgid_set[h] && m->tgid_set[h] != tgid;
-		     h = (h + 1) & mask)
-			;
-		if (!tgid) {
+		if (!tgid) {	/* counted once like any other */
 			nprocs += !zero_seen;
 			zero_seen = 1;
-		} else if (!m->tgid_set[h]) {
-			m->tgid_set[h] = tgid;
-			nprocs++;
+		} else {
+			nprocs += tgid_set_add(m, tgid);
 		}
 	}
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].flags & ROW_EXITED && s->rows[i].snap.tgid)
+			tgid_set_add(m, s->rows[i].snap.tgid);
 	s->nthreads = nthreads;
 	s->nprocs = nprocs;
+	group_gone_keep(&s->gone, tgid_shown, m);
 }
 
 /* --- CPUs ----------------------------------------------------------- */
@@ -548,6 +591,31 @@ static void row_gone(struct row *r, const struct row *o, uint64_t interval_ns,
 	mark_exited(r, now_ns);
 }
 
+/*
+ * @next's exited sums, from the live screen's, with room for every row of
+ * it to go: the merge cannot fail.  The live screen keeps its own, for
+ * the sample may yet fail; 0 or -ENOMEM.
+ */
+static int gone_take(struct screen *next, const struct screen *live)
+{
+	return group_gone_copy(&next->gone, &live->gone) ||
+	       group_gone_reserve(&next->gone, live->gone.n + live->nrows);
+}
+
+/* @r's row goes from @next: its sums stay with its process's. */
+static void row_drop(struct model *m, struct screen *next, const struct row *r)
+{
+	struct group_sum g = {
+		.tgid = r->snap.tgid,
+		.nvcsw = r->snap.nvcsw, .nivcsw = r->snap.nivcsw,
+		.wakeups = r->wakeups, .migrations = r->migrations,
+	};
+
+	memcpy(g.time_ns, r->total_ns, sizeof(g.time_ns));
+	slot_free(m, r->hist);
+	group_gone_add(&next->gone, &g);	/* reserved by gone_take() */
+}
+
 /* Whether @r's thread exited long enough ago for its row to go. */
 static int lingered(const struct model *m, const struct row *r,
 		    uint64_t now_ns)
@@ -574,6 +642,7 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 	/* before the merge, which frees and fills slots: nothing fails after */
 	if (input_by_tid(m, snaps, n) ||
 	    screen_reserve(&next, n + old->nrows) ||
+	    gone_take(&next, &m->live) ||
 	    cpus_compute(m, &next, old->seq ? old : NULL, cpus, ncpus)) {
 		/* the arrays kept for next time, the live screen unchanged */
 		m->spare = next;
@@ -598,7 +667,7 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 		} else if (!c || o->snap.tid < c->tid) {
 			i++;
 			if (lingered(m, o, now_ns)) {
-				slot_free(m, o->hist);
+				row_drop(m, &next, o);
 				continue;
 			}
 			row_gone(r, o, now_ns > old->taken_ns ?
@@ -608,7 +677,7 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 			if (same_incarnation(&o->snap, c)) {
 				row_next(m, r, o, c);
 			} else {
-				slot_free(m, o->hist);
+				row_drop(m, &next, o);
 				row_first(m, r, c);
 			}
 			i++;
@@ -619,7 +688,7 @@ int model_sample(struct model *m, const struct csf_snap *snaps,
 		if (r->snap.state == CSF_STATE_EXITED)
 			mark_exited(r, now_ns);
 		if (lingered(m, r, now_ns)) {
-			slot_free(m, r->hist);
+			row_drop(m, &next, r);
 			continue;
 		}
 		next.nrows++;
@@ -644,6 +713,7 @@ void model_restart(struct model *m)
 		slot_free(m, m->live.rows[i].hist);
 	m->live.nrows = 0;
 	m->live.seq = 0;
+	group_gone_clear(&m->live.gone);
 }
 
 /*
@@ -926,14 +996,24 @@ static void proc_add(struct row *p, const struct row *t)
 		   ((p->flags | t->flags) & ROW_CHANGED) | ROW_PROCESS;
 }
 
-static void proc_first(struct row *p, const struct row *t)
+/* Process row @p from its first thread's @t, and its gone threads' sums. */
+static void proc_first(struct row *p, const struct row *t,
+		       const struct group_gone *gone)
 {
+	const struct group_sum *g = group_gone_find(gone, t->snap.tgid);
+
 	*p = *t;
 	p->snap.tid = t->snap.tgid;
 	p->snap.state = row_state(t);
 	p->flags = (p->flags & ~ROW_WAITS) | ROW_PROCESS;
 	p->hist = 0;
 	memset(&p->waits, 0, sizeof(p->waits));
+	if (!g)
+		return;
+	for (int i = 0; i < CSF_NR_STATES; i++)
+		p->total_ns[i] += g->time_ns[i];
+	p->migrations += g->migrations;
+	p->wakeups += g->wakeups;
 }
 
 int model_processes(const struct screen *src, struct proc_screen *out)
@@ -956,7 +1036,7 @@ int model_processes(const struct screen *src, struct proc_screen *out)
 		if (n && s->rows[n - 1].snap.tgid == t->snap.tgid) {
 			proc_add(&s->rows[n - 1], t);
 		} else {
-			proc_first(&s->rows[n], t);
+			proc_first(&s->rows[n], t, &src->gone);
 			n++;
 		}
 	}
@@ -970,6 +1050,7 @@ int model_processes(const struct screen *src, struct proc_screen *out)
 		s->rows_cap = cap;
 		s->nrows = n;
 		s->hists = NULL;	/* a process row has none */
+		memset(&s->gone, 0, sizeof(s->gone));	/* in its rows */
 	}
 	return 0;
 }

@@ -23,6 +23,7 @@
 
 #include "coarse_stat_fs.h"
 #include "fmt.h"
+#include "group.h"
 
 /* row.flags */
 #define ROW_EXITED	(1u << 0)	/* exited; kept visible for a while */
@@ -102,6 +103,12 @@ struct screen {
 	unsigned int nprocs;		/* distinct tgids among them */
 	unsigned int seq;		/* samples taken so far */
 	struct screen_hist *hists;	/* frozen or diff: by row.hist - 1 */
+	/*
+	 * Live or frozen: the sums of the threads whose rows have gone, of
+	 * the processes that still have rows (group.h's rule).  A diff has
+	 * none: its process rows sum its thread rows.
+	 */
+	struct group_gone gone;
 };
 
 enum model_mode { MODE_LIVE, MODE_FROZEN, MODE_DIFF };
@@ -123,7 +130,7 @@ struct model {
 	const struct csf_snap **in;
 	size_t in_cap;
 	uint32_t *tgid_set;
-	size_t tgid_set_cap;
+	size_t tgid_set_cap, tgid_set_mask;
 	/*
 	 * The live rows' histograms, a slot per thread for as long as its
 	 * row lives, so that a frame copies only those read anew: the last

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "group.h"
 #include "i18n.h"
 #include "spawn.h"
 #include "tui.h"
@@ -71,16 +72,7 @@ static void command_header(struct tui *t)
 
 		if (s->state == CSF_STATE_EXITED)
 			continue;	/* in the tree's sums already */
-		tree.run_ns += csf_ticks_to_ns(s->time[CSF_STATE_RUNNING]);
-		tree.runnable_ns +=
-			csf_ticks_to_ns(s->time[CSF_STATE_RUNNABLE]);
-		tree.sleep_ns += csf_ticks_to_ns(s->time[CSF_STATE_SLEEPING]);
-		tree.iowait_ns += csf_ticks_to_ns(s->time[CSF_STATE_IOWAIT]);
-		tree.blocked_ns += csf_ticks_to_ns(s->time[CSF_STATE_BLOCKED]);
-		tree.nvcsw += s->nvcsw;
-		tree.nivcsw += s->nivcsw;
-		tree.wakeups += s->wakeups;
-		tree.migrations += s->migrations;
+		group_add_to_tree(&tree, s);
 		if (tree.running)
 			tree.running--;
 	}

@@ -57,7 +57,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /*
  * The process rows of @s: one per tgid, in tgid order, each holding its
- * threads' totals summed, and every cell of them renders.
+ * threads' totals summed with its gone threads' (group.h), and every cell
+ * of them renders; gone threads' sums only of processes with rows.
  */
 static void check_processes(const struct screen *s)
 {
@@ -67,7 +68,9 @@ static void check_processes(const struct screen *s)
 	fuzz_assert(model_processes(s, &p) == 0);
 	for (k = 0; k < p.s.nrows; k++) {
 		const struct row *pr = &p.s.rows[k];
-		uint64_t run = 0;
+		const struct group_sum *g = group_gone_find(&s->gone,
+							    pr->snap.tgid);
+		uint64_t run = g ? g->time_ns[CSF_STATE_RUNNING] : 0;
 
 		fuzz_assert(!k || p.s.rows[k - 1].snap.tgid < pr->snap.tgid);
 		fuzz_assert(pr->snap.tid == pr->snap.tgid);
@@ -87,6 +90,13 @@ static void check_processes(const struct screen *s)
 			if (p.s.rows[k].snap.tgid == s->rows[i].snap.tgid)
 				break;
 		fuzz_assert(k < p.s.nrows);
+	}
+	for (i = 0; i < s->gone.n; i++) {
+		fuzz_assert(!i || s->gone.v[i - 1].tgid < s->gone.v[i].tgid);
+		for (k = 0; k < p.s.nrows; k++)
+			if (p.s.rows[k].snap.tgid == s->gone.v[i].tgid)
+				break;
+		fuzz_assert(k < p.s.nrows || !s->gone.v[i].tgid);
 	}
 	model_processes_free(&p);
 }

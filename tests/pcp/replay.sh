@@ -98,29 +98,57 @@ check "-n 3 -p 200: three samples, only that process" \
 	test "$(tail -n +2 "$W/pid.csv" | cut -d, -f1,5 | tr '\n' ' ')" = "1,200 2,200 3,200 "
 
 "$CSFTOP" -b -a "$A" -o csv -P > "$W/procs.csv"
-check "-P: a row per process and sample, each the sum of its threads' rows" \
+check "-P: a row per process and sample, its threads' rows and its gone threads' totals" \
 	/usr/bin/python3 -c '
 import csv, sys
 threads = list(csv.DictReader(open(sys.argv[1])))
 procs = list(csv.DictReader(open(sys.argv[2])))
-sums = {}
+F = ("run", "runnable", "sleep", "iowait", "blocked")
+sums, last, gone, samples = {}, {}, {}, []
 for t in threads:
+	if t["sample"] not in samples:
+		samples.append(t["sample"])
 	k = (t["sample"], t["pid"])
-	p = sums.setdefault(k, {"n": 0})
+	p = sums.setdefault(k, {"n": 0, "tids": set()})
 	p["n"] += 1
-	for f in ("run", "runnable", "sleep", "iowait", "blocked"):
+	p["tids"].add(t["tid"])
+	for f in F:
 		# a share is of the row'"'"'s interval: in ns, then over the process'"'"'s
 		p[f] = p.get(f, 0.0) + float(t[f]) * int(t["interval_ns"])
 		p[f + "_total"] = p.get(f + "_total", 0) + int(t[f + "_total"])
+# the rule of csftop(1): a thread whose row went keeps its last totals in
+# its process'"'"'s, until the process has no row left
+for smp in samples:
+	for pid in list(last):
+		now = sums.get((smp, pid))
+		if now is None:
+			del last[pid]
+			gone.pop(pid, None)
+			continue
+		for tid, tot in last[pid].items():
+			if tid not in now["tids"]:
+				g = gone.setdefault(pid, dict.fromkeys(F, 0))
+				for f in F:
+					g[f] += tot[f]
+	for (s, pid), p in sums.items():
+		if s != smp:
+			continue
+		for f in F:
+			p[f + "_total"] += gone.get(pid, {}).get(f, 0)
+		last[pid] = {t["tid"]: {f: int(t[f + "_total"]) for f in F}
+			     for t in threads if t["sample"] == smp and t["pid"] == pid}
 assert len(procs) == len(sums), (len(procs), len(sums))
 assert {p["tid"] for p in procs} == {"100", "200"}
 for p in procs:
 	s = sums[(p["sample"], p["pid"])]
 	assert p["tid"] == p["pid"], p
-	for f in ("run", "runnable", "sleep", "iowait", "blocked"):
+	for f in F:
 		assert int(p[f + "_total"]) == s[f + "_total"], (p, f)
 		want = s[f] / int(p["interval_ns"]) if int(p["interval_ns"]) else 0
 		assert abs(float(p[f]) - want) <= 0.006 * s["n"], (p, f, want)
+# tid 102 of process 100 went after sample 6: its totals stay
+assert any(p["sample"] == "9" and p["pid"] == "100" and
+	   int(p["sleep_total"]) == 16500000000 for p in procs)
 # three threads of process 100 in sample 2: more than one thread of time
 assert any(float(p["run"]) + float(p["runnable"]) + float(p["sleep"]) > 100
 	   for p in procs if p["sample"] == "2" and p["pid"] == "100")

@@ -561,6 +561,74 @@ START_TEST(test_exited_thread_lingers_then_goes)
 }
 END_TEST
 
+/* A process row's total of running time and its wakeups, or -1 if none. */
+static int64_t proc_run(const struct screen *s, uint32_t tgid,
+			uint64_t *wakeups)
+{
+	struct proc_screen p;
+	const struct row *r;
+	int64_t v = -1;
+
+	memset(&p, 0, sizeof(p));
+	ck_assert_int_eq(model_processes(s, &p), 0);
+	r = find(&p.s, tgid);
+	if (r) {
+		v = (int64_t)r->total_ns[CSF_STATE_RUNNING];
+		*wakeups = r->wakeups;
+	}
+	model_processes_free(&p);
+	return v;
+}
+
+/*
+ * group.h's rule: a process's totals keep its exited threads' after their
+ * rows go, in a frozen screen too, until the process has no row left or
+ * a replay jumps; a new process of the same tgid starts from nothing.
+ */
+START_TEST(test_process_keeps_exited_threads_sums)
+{
+	struct csf_snap a[2] = { mk(1, 1, "main", 10 * SEC),
+				 mk(2, 1, "worker", 10 * SEC) };
+	uint64_t t = 0, w = 0;
+	struct model m;
+
+	a[0].time[CSF_STATE_RUNNING] = 100 * MS;
+	a[1].time[CSF_STATE_RUNNING] = 30 * MS;
+	a[1].wakeups = 7;
+	model_init(&m, ident);
+	model_sample(&m, a, NULL, 2, NULL, 0, 0);
+	ck_assert_int_eq(proc_run(&m.live, 1, &w), 130 * MS);
+	/* the worker exits, then lingers out; its sums stay */
+	a[1].state = CSF_STATE_EXITED;
+	model_sample(&m, a, NULL, 2, NULL, 0, t += SEC);
+	model_sample(&m, a, NULL, 1, NULL, 0, t += MODEL_LINGER_NS);
+	ck_assert_ptr_null(find(&m.live, 2));
+	ck_assert_int_eq(proc_run(&m.live, 1, &w), 130 * MS);
+	ck_assert_uint_eq(w, 7);
+	a[0].time[CSF_STATE_RUNNING] = 150 * MS;
+	model_sample(&m, a, NULL, 1, NULL, 0, t += SEC);
+	ck_assert_int_eq(proc_run(&m.live, 1, &w), 180 * MS);
+	ck_assert_int_eq(model_freeze(&m), 0);
+	ck_assert_int_eq(proc_run(model_shown(&m), 1, &w), 180 * MS);
+	model_live(&m);
+	/* a replay's jump starts afresh: what it saw before is not added */
+	model_restart(&m);
+	model_sample(&m, a, NULL, 1, NULL, 0, t += SEC);
+	ck_assert_int_eq(proc_run(&m.live, 1, &w), 150 * MS);
+	/* the process goes; one of the same tgid starts afresh */
+	model_sample(&m, a, NULL, 0, NULL, 0, t += SEC);
+	model_sample(&m, a, NULL, 0, NULL, 0, t += MODEL_LINGER_NS);
+	ck_assert_int_eq(proc_run(&m.live, 1, &w), -1);
+	a[0].registered_at = 2;
+	a[0].time[CSF_STATE_RUNNING] = 5 * MS;
+	model_sample(&m, a, NULL, 1, NULL, 0, t += SEC);
+	ck_assert_int_eq(proc_run(&m.live, 1, &w), 5 * MS);
+	/* the frozen screen kept its own */
+	ck_assert_int_eq(proc_run(&m.frozen, 1, &w), 180 * MS);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_counts_threads_and_processes)
 {
 	struct csf_snap s[4] = { mk(1, 1, "a", SEC), mk(2, 1, "b", SEC),
@@ -1360,6 +1428,7 @@ int main(void)
 		test_thread_rows,
 		test_exited_thread_lingers_then_goes,
 		test_counts_threads_and_processes,
+		test_process_keeps_exited_threads_sums,
 		test_cpu_meters,
 		test_freeze_stops_screen_sampling_goes_on,
 		test_diff_rows,
