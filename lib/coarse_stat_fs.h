@@ -462,6 +462,66 @@ struct csf_hist_summary {
 void csf_hist_summarize(const struct csf_hist *h, unsigned int states,
 			struct csf_hist_summary *out);
 
+/*
+ * Monitor session: every registered thread the caller may map, and every
+ * CPU, one sample at a time, as csftop and the PCP agent read them.  A
+ * sample costs one sequence-counter copy per thread and per CPU; the list
+ * of threads is read again only when the module's generation changed.
+ */
+struct csf_session;
+
+/* One sample, the session's until its next csf_session_read() or close. */
+struct csf_sample {
+	/*
+	 * The threads, in tid order, each once.  A thread that exited is
+	 * given, its state CSF_STATE_EXITED with final totals, in at least
+	 * one sample: those until the module's list no longer has it.
+	 * Writable: the caller may adjust its copy (say, a test's clock).
+	 */
+	struct csf_snap *threads;
+	size_t nthreads;
+	/*
+	 * By thread: its histograms read in this sample, because an
+	 * interval closed since the last read, or NULL (nothing new, or
+	 * histograms off); and the latest read, whenever it was, or NULL.
+	 */
+	const struct csf_hist *const *hists;
+	const struct csf_hist *const *lasts;
+	struct csf_cpu_snap *cpus;	/* writable, as threads */
+	unsigned int ncpus;
+	unsigned int denied;		/* registered, not ours to map */
+	uint64_t missed;		/* the module's nr_missed */
+};
+
+/*
+ * csf_session_open - a session, in *@out.  0, or -ENOENT (not mounted),
+ * -EPROTO, -ENOMEM as csf_cpu_count().  Release with csf_session_close().
+ */
+int csf_session_open(struct csf_session **out);
+
+/*
+ * csf_session_tree - from the next sample on, only the threads of the
+ * tree whose root is @root (see csf_thread_tree()); 0: every thread.
+ */
+void csf_session_tree(struct csf_session *s, pid_t root);
+
+/*
+ * csf_session_hists - whether samples read histograms (on from open).
+ * Off, csf_sample.hists and lasts hold only NULL, and ~1.9 KB per
+ * thread that switched is not copied.
+ */
+void csf_session_hists(struct csf_session *s, int on);
+
+/*
+ * csf_session_read - take a sample into @out: 0, or a negative errno
+ * (-ENOENT: the filesystem went away; -ENOMEM).  A thread whose page
+ * cannot be read this time (-EAGAIN) is left out of this sample.
+ */
+int csf_session_read(struct csf_session *s, struct csf_sample *out);
+
+/* csf_session_close - release @s and its samples; NULL is accepted. */
+void csf_session_close(struct csf_session *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,9 +4,9 @@
  *
  * One binary, two ways to run: a daemon under pmcd (main()), or a DSO that
  * pmcd or pmSpecLocalPMDA(3) loads (csf_init()).  The pages are read the
- * way csftop reads them, through common/sampler.c and so the library:
- * there is no second reader of the ABI here.  One sample is
- * taken per fetch or instance request, whatever it asks for.
+ * way csftop reads them, through the library's monitor session
+ * (csf_session_read(3)): there is no second reader of the ABI here.  One
+ * sample is taken per fetch or instance request, whatever it asks for.
  *
  * Instance domains:
  *   cpu      "cpuN", instance N
@@ -40,7 +40,6 @@
 #include "domain.h"
 #include "group.h"
 #include "metrics.h"
-#include "sampler.h"
 
 
 /* What a process instance adds up. */
@@ -91,8 +90,9 @@ static pmdaIndom indomtab[NR_INDOMS] = {
 };
 
 static struct agent {
-	struct sampler s;
-	int open;			/* s is open */
+	struct csf_session *ses;
+	struct csf_sample smp;		/* the last sample read */
+	int open;			/* a sample read: values to serve */
 	int said_unmounted;		/* the log line was written */
 	struct csf_module_stats mod;
 	/* instances: one pmdaInstid and name per entry */
@@ -198,20 +198,20 @@ static int proc_shown(const void *arg, uint32_t tgid)
 
 /*
  * Fold the threads that exited since the last sample into ag.gone, once
- * each: the sampler reads an exited page until it has seen the thread
- * leave the list, which may be more than once.
+ * each: a session may give an exited thread's page in more than one
+ * sample (csf_session_read(3)).
  */
 static int fold_exited(void)
 {
 	size_t n = 0;
 	pid_t *folded;
-	int err = reserve(ag.s.nsnaps);
+	int err = reserve(ag.smp.nthreads);
 
 	if (err)
 		return err;
 	folded = ag.folding;
-	for (size_t i = 0; i < ag.s.nsnaps; i++) {
-		const struct csf_snap *t = &ag.s.snaps[i];
+	for (size_t i = 0; i < ag.smp.nthreads; i++) {
+		const struct csf_snap *t = &ag.smp.threads[i];
 		pid_t tid = (pid_t)t->tid;
 		struct group_sum g;
 
@@ -237,13 +237,13 @@ static int fold_exited(void)
 static int build_instances(void)
 {
 	size_t n = 0, np = 0;
-	int err = reserve(ag.s.nsnaps);
+	int err = reserve(ag.smp.nthreads);
 
 	if (err)
 		return err;
-	for (size_t i = 0; i < ag.s.nsnaps; i++)
-		if (ag.s.snaps[i].state != CSF_STATE_EXITED)
-			ag.live[n++] = &ag.s.snaps[i];
+	for (size_t i = 0; i < ag.smp.nthreads; i++)
+		if (ag.smp.threads[i].state != CSF_STATE_EXITED)
+			ag.live[n++] = &ag.smp.threads[i];
 	ag.nlive = n;
 	for (size_t i = 0; i < n; i++)
 		name_instance(&ag.thread_ids[i], &ag.thread_names[i],
@@ -292,7 +292,7 @@ static int build_instances(void)
 
 static int cpu_instances(void)
 {
-	unsigned int n = ag.s.ncpus;
+	unsigned int n = ag.smp.ncpus;
 
 	ag.cpu_ids = calloc(n ? n : 1, sizeof(*ag.cpu_ids));
 	ag.cpu_names = calloc(n ? n : 1, sizeof(*ag.cpu_names));
@@ -314,21 +314,22 @@ static int refresh(void)
 {
 	int err;
 
-	if (!ag.open) {
-		err = sampler_open(&ag.s);
-		if (!err)
-			err = cpu_instances();
+	if (!ag.ses) {
+		err = csf_session_open(&ag.ses);
 		if (err) {
 			log_unmounted(err);
 			return err;
 		}
-		ag.open = 1;
 		if (ag.said_unmounted)
 			pmNotifyErr(LOG_INFO, "coarse_stat_fs is mounted: "
 				    "values again");
 		ag.said_unmounted = 0;
 	}
-	err = sampler_read(&ag.s);
+	err = csf_session_read(ag.ses, &ag.smp);
+	if (!err && !ag.open) {
+		err = cpu_instances();
+		ag.open = !err;
+	}
 	if (!err)
 		err = csf_module_stats(&ag.mod);
 	if (!err)
@@ -396,7 +397,7 @@ static pmAtomValue module_value(unsigned int item)
 	case IT_M_CLOCK:
 		return str(csf_clock_name(csf_clock()));
 	}
-	return u32(ag.s.denied);
+	return u32(ag.smp.denied);
 }
 
 /* The value of @m for the @pos-th instance of its domain. */
@@ -404,7 +405,7 @@ static pmAtomValue value_at(const struct metric *m, size_t pos)
 {
 	switch (m->cluster) {
 	case CL_CPU:
-		return metric_get(m, &ag.s.cpus[pos]);
+		return metric_get(m, &ag.smp.cpus[pos]);
 	case CL_THREAD:
 		return metric_get(m, ag.live[pos]);
 	case CL_WAITS:
@@ -514,9 +515,9 @@ static void fetch_waits(void)
 {
 	for (size_t j = 0; j < ag.nsel[THREAD_INDOM]; j++) {
 		size_t pos = ag.sel[THREAD_INDOM][j];
-		size_t k = (size_t)(ag.live[pos] - ag.s.snaps);
+		size_t k = (size_t)(ag.live[pos] - ag.smp.threads);
 
-		thread_waits_of(&ag.waits[pos], ag.s.lasts[k]);
+		thread_waits_of(&ag.waits[pos], ag.smp.lasts[k]);
 	}
 }
 

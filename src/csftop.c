@@ -16,7 +16,6 @@
 #include "batch.h"
 #include "i18n.h"
 #include "options.h"
-#include "sampler.h"
 #include "script.h"
 #include "spawn.h"
 #include "term.h"
@@ -40,7 +39,7 @@ static uint64_t wall_ns(void)
  * script (tests/tui).
  */
 static int run_tui(const struct options *o, const struct tui_source *src,
-		   struct sampler *smp, struct replay *rp,
+		   struct csf_session *ses, struct replay *rp,
 		   struct command *cmd)
 {
 	const char *script = getenv("CSFTOP_SCRIPT");
@@ -49,7 +48,7 @@ static int run_tui(const struct options *o, const struct tui_source *src,
 	int status = EXIT_FAILURE;
 	struct tui t;
 
-	tui_init(&t, d->clock, o, src, smp, rp, cmd);
+	tui_init(&t, d->clock, o, src, ses, rp, cmd);
 	if (!d->open(d)) {
 		tui_start(&t, o);
 		view_init(&t.ui);
@@ -102,18 +101,19 @@ static struct batch_opts batch_opts(const struct options *o,
  * -b: samples until -n COUNT are printed, or until the command (-- COMMAND,
  * @cmd) has exited, whichever is first.
  */
-static int run_batch(const struct options *o, struct sampler *smp,
+static int run_batch(const struct options *o, struct csf_session *ses,
 		     struct command *cmd)
 {
 	struct model m;
 	struct batch_opts bo = batch_opts(o, csf_clock_name(csf_clock()));
 	struct batch_buf buf = { 0 };
+	struct csf_sample smp;
 	struct timespec next;
 	int err = 0;
 
 	model_init(&m, csf_ticks_to_ns);
 	/* no freeze, diff or detail view later: only the output needs them */
-	smp->no_hists = !batch_needs_hists(&bo);
+	csf_session_hists(ses, batch_needs_hists(&bo));
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !o->count || i < o->count; i++) {
 		if (cmd && command_poll(cmd, 0))
@@ -130,10 +130,10 @@ static int run_batch(const struct options *o, struct sampler *smp,
 			       EINTR)
 				;
 		}
-		err = sampler_read(smp);
+		err = csf_session_read(ses, &smp);
 		if (!err)
-			err = model_sample(&m, smp->snaps, smp->hists,
-					   smp->nsnaps, smp->cpus, smp->ncpus,
+			err = model_sample(&m, smp.threads, smp.hists,
+					   smp.nthreads, smp.cpus, smp.ncpus,
 					   mono_ns());
 		if (err) {
 			fprintf(stderr, "%s: %s\n", PROGRAM,
@@ -253,7 +253,7 @@ static void attach_pids(const struct filter *f)
  * it has exited (batch: waited for) say how it ended and the tree's total
  * as csf-run does.  The exit status is the command's once it has exited.
  */
-static int run_command(const struct options *o, struct sampler *smp)
+static int run_command(const struct options *o, struct csf_session *ses)
 {
 	struct command cmd = {
 		.argv = o->command,
@@ -270,15 +270,15 @@ static int run_command(const struct options *o, struct sampler *smp)
 		else
 			fprintf(stderr, "%s: %s: %s\n", PROGRAM, cmd.argv[0],
 				strerror(err));
-		sampler_close(smp);
+		csf_session_close(ses);
 		return EXIT_FAILURE;
 	}
-	smp->tree = cmd.pid;
+	csf_session_tree(ses, cmd.pid);
 	if (o->batch)
-		status = run_batch(o, smp, &cmd);
+		status = run_batch(o, ses, &cmd);
 	else
-		status = run_tui(o, &tui_live, smp, NULL, &cmd);
-	sampler_close(smp);
+		status = run_tui(o, &tui_live, ses, NULL, &cmd);
+	csf_session_close(ses);
 	/* batch waits for it, as csf-run; q on the screen does not */
 	err = command_poll(&cmd, o->batch);
 	if (err < 0)
@@ -298,7 +298,7 @@ static int run_command(const struct options *o, struct sampler *smp)
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct sampler smp;
+	struct csf_session *ses;
 	int status, err;
 
 	setlocale(LC_ALL, "");
@@ -320,18 +320,18 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 #endif
 	}
-	err = sampler_open(&smp);
+	err = csf_session_open(&ses);
 	if (err) {
 		fprintf(stderr, "%s: %s\n", PROGRAM, csf_strerror(err));
 		return EXIT_FAILURE;
 	}
 	attach_pids(&o.filter);
 	if (o.command)
-		return run_command(&o, &smp);
+		return run_command(&o, ses);
 	if (o.batch)
-		status = run_batch(&o, &smp, NULL);
+		status = run_batch(&o, ses, NULL);
 	else
-		status = run_tui(&o, &tui_live, &smp, NULL, NULL);
-	sampler_close(&smp);
+		status = run_tui(&o, &tui_live, ses, NULL, NULL);
+	csf_session_close(ses);
 	return status;
 }

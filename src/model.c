@@ -543,7 +543,7 @@ static int cpus_compute(struct model *m, struct screen *dst,
 
 /*
  * The sample's snapshots in tid order, in m->in: 0, or -ENOMEM.  The
- * sampler reads in tid order already: only what is not is sorted.
+ * session reads in tid order already: only what is not is sorted.
  */
 static int input_by_tid(struct model *m, const struct csf_snap *snaps,
 			size_t n)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * replay.h - csftop -a: the other sampler.  It reads a PCP archive of
- * csf metrics (pmdacsf(1)) and gives the same arrays of struct csf_snap
- * and struct csf_cpu_snap as the live sampler, so the model and the view
- * do not know where samples come from.
+ * replay.h - csftop -a: the other source of samples.  It reads a PCP
+ * archive of csf metrics (pmdacsf(1)) and gives the same arrays of struct
+ * csf_snap and struct csf_cpu_snap as the live session
+ * (csf_session_read(3)), so the model and the view do not know where
+ * samples come from.
  *
  * Samples are the archive's values interpolated, as pmrep(1) and pmval(1)
  * read archives: by default at the times of its records of threads (or

@@ -223,12 +223,12 @@ static uint64_t script_now(const struct tui_clock *c)
 
 /* A sample of the pages, as if read at the script's time. */
 static void script_time_sample(const struct tui_clock *c,
-			       struct sampler *smp)
+			       struct csf_sample *smp)
 {
 	uint64_t now = script_now(c);
 
-	for (size_t i = 0; i < smp->nsnaps; i++)
-		smp->snaps[i].now = now;
+	for (size_t i = 0; i < smp->nthreads; i++)
+		smp->threads[i].now = now;
 	for (unsigned int i = 0; i < smp->ncpus; i++)
 		smp->cpus[i].now = now;
 }

@@ -54,7 +54,7 @@ void tui_refresh_view(struct tui *t)
 /*
  * The command's line: how it is, and its tree's total so far, the exited
  * members' sums (the module's) and the live ones' (this frame's pages,
- * which the sampler limits to the tree).
+ * which the session limits to the tree).
  */
 static void command_header(struct tui *t)
 {
@@ -67,8 +67,8 @@ static void command_header(struct tui *t)
 	command_poll(t->cmd, 0);
 	if (csf_thread_read_tree(c->root, &tree))
 		memset(&tree, 0, sizeof(tree));
-	for (size_t i = 0; i < t->smp->nsnaps; i++) {
-		const struct csf_snap *s = &t->smp->snaps[i];
+	for (size_t i = 0; i < t->smp.nthreads; i++) {
+		const struct csf_snap *s = &t->smp.threads[i];
 
 		if (s->state == CSF_STATE_EXITED)
 			continue;	/* in the tree's sums already */
@@ -95,16 +95,16 @@ static int live_next(struct tui *t)
 {
 	int err;
 
-	err = sampler_read(t->smp);
+	err = csf_session_read(t->ses, &t->smp);
 	if (!err && t->clock->time_sample)
-		t->clock->time_sample(t->clock, t->smp);
+		t->clock->time_sample(t->clock, &t->smp);
 	if (!err)
-		err = model_sample(&t->model, t->smp->snaps, t->smp->hists,
-				   t->smp->nsnaps, t->smp->cpus, t->smp->ncpus,
+		err = model_sample(&t->model, t->smp.threads, t->smp.hists,
+				   t->smp.nthreads, t->smp.cpus, t->smp.ncpus,
 				   tui_now(t));
 	if (!err) {
-		t->ui.denied = t->smp->denied;
-		t->ui.missed = t->smp->missed;
+		t->ui.denied = t->smp.denied;
+		t->ui.missed = t->smp.missed;
 		if (t->cmd)
 			command_header(t);
 	}
@@ -118,7 +118,7 @@ static void live_setup(struct tui *t)
 
 static void live_close(struct tui *t)
 {
-	sampler_close(t->smp);
+	csf_session_close(t->ses);
 }
 
 const struct tui_source tui_live = {
@@ -182,11 +182,11 @@ void tui_tick(struct tui *t, uint64_t now_ns)
 
 void tui_init(struct tui *t, const struct tui_clock *clock,
 	      const struct options *o, const struct tui_source *src,
-	      struct sampler *smp, struct replay *rp, struct command *cmd)
+	      struct csf_session *ses, struct replay *rp, struct command *cmd)
 {
 	memset(t, 0, sizeof(*t));
 	t->src = src;
-	t->smp = smp;
+	t->ses = ses;
 	t->rp = rp;
 	t->cmd = cmd;
 	t->speed = 1;

@@ -16,7 +16,6 @@
 
 #include "model.h"
 #include "options.h"
-#include "sampler.h"
 #include "ui.h"
 
 struct replay;
@@ -30,7 +29,8 @@ struct command;
  */
 struct tui_clock {
 	uint64_t (*now)(const struct tui_clock *c);
-	void (*time_sample)(const struct tui_clock *c, struct sampler *smp);
+	void (*time_sample)(const struct tui_clock *c,
+			    struct csf_sample *smp);
 };
 
 struct tui;
@@ -69,9 +69,10 @@ struct tui {
 	struct ui ui;
 	struct model model;
 	const struct tui_source *src;
-	struct sampler *smp;		/* tui_live's pages */
+	struct csf_session *ses;	/* tui_live's pages */
+	struct csf_sample smp;		/* ses's last sample */
 	struct replay *rp;		/* tui_archive's archive (-a) */
-	struct command *cmd;		/* -- COMMAND: smp shows its tree */
+	struct command *cmd;		/* -- COMMAND: ses shows its tree */
 	size_t pos;			/* rp: the sample shown */
 	int playing;			/* rp: advancing by itself */
 	unsigned int speed;		/* rp: samples per recorded step */
@@ -119,7 +120,7 @@ static inline uint64_t mono_ns(void)
  */
 void tui_init(struct tui *t, const struct tui_clock *clock,
 	      const struct options *o, const struct tui_source *src,
-	      struct sampler *smp, struct replay *rp, struct command *cmd);
+	      struct csf_session *ses, struct replay *rp, struct command *cmd);
 void tui_start(struct tui *t, const struct options *o);
 int tui_end(struct tui *t);
 void tui_die(struct tui *t);

@@ -1335,7 +1335,7 @@ static void same_waits(const struct row *a, const struct row *b,
  * Rows' waits while model_waits() is off: model_row_waits() gives a row
  * what a model computing them all along has, and so do turning them on
  * again and a freeze meanwhile.  Threads close intervals at random; their
- * histograms are read only then, as the sampler reads them.
+ * histograms are read only then, as the session reads them.
  */
 START_TEST(test_waits_off_as_if_on)
 {

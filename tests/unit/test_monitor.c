@@ -2,7 +2,8 @@
 /*
  * The monitor API: list registered threads (numeric names only, sorted,
  * growth protocol), map and read another thread's page, the errors of a
- * missing or foreign page, and the module's counters.
+ * missing or foreign page, and the module's counters; a monitor session
+ * over them.
  */
 #include "config.h"
 
@@ -258,6 +259,135 @@ START_TEST(attach_unmounted_is_enoent)
 }
 END_TEST
 
+/* The module's generation moves on, in place, as the module's does. */
+static void bump_generation(const char *root)
+{
+	struct csf_cpu_header h;
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cpu", root);
+	fd = open(path, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, &h, sizeof(h), 0), (ssize_t)sizeof(h));
+	h.generation++;
+	ck_assert_int_eq(pwrite(fd, &h, sizeof(h), 0), (ssize_t)sizeof(h));
+	close(fd);
+}
+
+static void add_tree_thread(const char *root, uint32_t tid, uint32_t tree)
+{
+	struct csf_thread_page p;
+	char name[64];
+
+	fake_thread_page(&p, tid);
+	p.tree_root = tree;
+	snprintf(name, sizeof(name), "threads/%u", tid);
+	fake_write_thread(root, name, &p);
+}
+
+START_TEST(session_samples_threads_in_order_and_cpus)
+{
+	const char *root = fake_root_default();
+	struct csf_session *s = NULL;
+	struct csf_sample smp;
+
+	add_thread(root, 300);
+	add_thread(root, 7);
+	ck_assert_int_eq(csf_session_open(&s), 0);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 2);
+	ck_assert_uint_eq(smp.threads[0].tid, 7);
+	ck_assert_uint_eq(smp.threads[1].tid, 300);
+	ck_assert_uint_eq(smp.ncpus, 2);
+	ck_assert_uint_eq(smp.denied, 0);
+	/* histograms read at first, then only when an interval closed */
+	ck_assert_ptr_nonnull(smp.hists[0]);
+	ck_assert_ptr_eq(smp.lasts[0], smp.hists[0]);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_ptr_null(smp.hists[0]);
+	ck_assert_ptr_nonnull(smp.lasts[0]);
+	ck_assert_uint_eq(smp.lasts[1]->tid, 300);
+	csf_session_hists(s, 0);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_ptr_null(smp.hists[1]);
+	ck_assert_ptr_null(smp.lasts[1]);
+	csf_session_close(s);
+	csf_session_close(NULL);
+}
+END_TEST
+
+START_TEST(session_lists_again_on_generation_change)
+{
+	const char *root = fake_root_default();
+	struct csf_session *s = NULL;
+	struct csf_thread_page p;
+	struct csf_sample smp;
+	char path[4200];
+
+	add_thread(root, 7);
+	ck_assert_int_eq(csf_session_open(&s), 0);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 1);
+	/* a thread registered: listed at the next generation only */
+	add_thread(root, 8);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 1);
+	bump_generation(root);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 2);
+	/* it exits: its final page once more, then it is gone */
+	fake_thread_page(&p, 8);
+	p.state = CSF_STATE_EXITED;
+	p.time[CSF_STATE_SLEEPING] = 55;
+	fake_update_thread(root, "threads/8", &p);
+	snprintf(path, sizeof(path), "%s/threads/8", root);
+	ck_assert_int_eq(unlink(path), 0);
+	bump_generation(root);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 2);
+	ck_assert_uint_eq(smp.threads[1].tid, 8);
+	ck_assert_uint_eq(smp.threads[1].state, CSF_STATE_EXITED);
+	ck_assert_uint_eq(smp.threads[1].time[CSF_STATE_SLEEPING], 55);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 1);
+	ck_assert_uint_eq(smp.threads[0].tid, 7);
+	csf_session_close(s);
+}
+END_TEST
+
+START_TEST(session_tree_limits_the_threads)
+{
+	const char *root = fake_root_default();
+	struct csf_session *s = NULL;
+	struct csf_sample smp;
+
+	add_tree_thread(root, 7, 0);
+	add_tree_thread(root, 8, 8);
+	add_tree_thread(root, 9, 8);
+	ck_assert_int_eq(csf_session_open(&s), 0);
+	csf_session_tree(s, 8);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 2);
+	ck_assert_uint_eq(smp.threads[0].tid, 8);
+	ck_assert_uint_eq(smp.threads[1].tid, 9);
+	csf_session_tree(s, 0);
+	ck_assert_int_eq(csf_session_read(s, &smp), 0);
+	ck_assert_uint_eq(smp.nthreads, 3);
+	csf_session_close(s);
+}
+END_TEST
+
+START_TEST(session_unmounted_is_enoent)
+{
+	struct csf_session *s = (struct csf_session *)&s;
+
+	setenv("CSF_ROOT", "/nonexistent/coarse_stat_fs", 1);
+	ck_assert_int_eq(csf_session_open(&s), -ENOENT);
+	ck_assert_ptr_null(s);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
@@ -274,6 +404,10 @@ int main(void)
 		attach_refuses_bad_arguments,
 		attach_without_the_file,
 		attach_unmounted_is_enoent,
+		session_samples_threads_in_order_and_cpus,
+		session_lists_again_on_generation_change,
+		session_tree_limits_the_threads,
+		session_unmounted_is_enoent,
 		NULL,
 	};
 

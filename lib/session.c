@@ -1,32 +1,80 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: MIT
 /*
- * sampler.c - one frame of pages: CPUs, and threads mapped once each.
+ * session.c - a monitor session: one sample of every visible thread and
+ * CPU at a time, the threads mapped once each and listed again only when
+ * the module's generation changes.
  */
-#include <config.h>
+#include "config.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sampler.h"
+#include "internal.h"
 
-int sampler_open(struct sampler *s)
+struct csf_session_map {
+	pid_t tid;		/* negated: unlisted, read once more */
+	struct csf_thread_map *map;
+	struct csf_hist *hist;	/* its histograms as last read, or NULL */
+	uint64_t hist_since;	/* the snapshot's state_since then */
+};
+
+struct csf_session {
+	uint64_t gen;
+	int have_gen;
+	struct csf_session_map *maps;	/* sorted by tid */
+	size_t nmaps;
+	pid_t *tids;			/* scratch for csf_threads_list */
+	size_t tids_cap;
+	struct csf_snap *snaps;		/* this sample's threads */
+	size_t nsnaps, snaps_cap;
+	const struct csf_hist **hists;	/* csf_sample.hists and lasts */
+	const struct csf_hist **lasts;
+	struct csf_hist **retired;	/* unmapped ones': freed next read */
+	size_t nretired;
+	struct csf_cpu_snap *cpus;
+	unsigned int ncpus;
+	unsigned int denied;
+	uint64_t missed;
+	pid_t tree;			/* set: only this tree's threads */
+	int no_hists;			/* set: none read */
+};
+
+CSF_PUBLIC int csf_session_open(struct csf_session **out)
 {
-	int n;
+	struct csf_session *s;
+	int n = csf_cpu_count();
 
-	memset(s, 0, sizeof(*s));
-	n = csf_cpu_count();
+	*out = NULL;
 	if (n < 0)
 		return n;
-	s->cpus = calloc(n ? (size_t)n : 1, sizeof(*s->cpus));
-	if (!s->cpus)
+	s = calloc(1, sizeof(*s));
+	if (!s)
 		return -ENOMEM;
+	s->cpus = calloc(n ? (size_t)n : 1, sizeof(*s->cpus));
+	if (!s->cpus) {
+		free(s);
+		return -ENOMEM;
+	}
 	s->ncpus = (unsigned int)n;
+	*out = s;
 	return 0;
 }
 
-void sampler_close(struct sampler *s)
+CSF_PUBLIC void csf_session_tree(struct csf_session *s, pid_t root)
 {
+	s->tree = root;
+}
+
+CSF_PUBLIC void csf_session_hists(struct csf_session *s, int on)
+{
+	s->no_hists = !on;
+}
+
+CSF_PUBLIC void csf_session_close(struct csf_session *s)
+{
+	if (!s)
+		return;
 	for (size_t i = 0; i < s->nmaps; i++) {
 		csf_thread_unmap(s->maps[i].map);
 		free(s->maps[i].hist);
@@ -40,12 +88,12 @@ void sampler_close(struct sampler *s)
 	free(s->hists);
 	free(s->lasts);
 	free(s->cpus);
-	memset(s, 0, sizeof(*s));
+	free(s);
 }
 
 
 /* The registered tids, sorted (csf_threads_list sorts them). */
-static int list_tids(struct sampler *s, size_t *n)
+static int list_tids(struct csf_session *s, size_t *n)
 {
 	for (;;) {
 		int got = csf_threads_list(s->tids, s->tids_cap);
@@ -73,9 +121,9 @@ static int list_tids(struct sampler *s, size_t *n)
  * longer listed, with map->tid negated, so that their final (exited) page is
  * read once more and then released.
  */
-static int rescan(struct sampler *s)
+static int rescan(struct csf_session *s)
 {
-	struct sampler_map *out;
+	struct csf_session_map *out;
 	size_t n, i = 0, j = 0, k = 0;
 	int err = list_tids(s, &n);
 
@@ -86,7 +134,7 @@ static int rescan(struct sampler *s)
 		return -ENOMEM;
 	s->denied = 0;
 	while (i < s->nmaps || j < n) {
-		struct sampler_map *o = i < s->nmaps ? &s->maps[i] : NULL;
+		struct csf_session_map *o = i < s->nmaps ? &s->maps[i] : NULL;
 		pid_t otid = o ? (o->tid < 0 ? -o->tid : o->tid) : 0;
 
 		if (o && (j >= n || otid < s->tids[j])) {
@@ -124,7 +172,8 @@ static int rescan(struct sampler *s)
  * most threads of a frame have not switched, and their ~1.9 KB stays
  * where it is.  A page too old to have them (ABI 1.0) has none.
  */
-static void sample_hist(struct sampler *s, struct sampler_map *m, size_t k)
+static void sample_hist(struct csf_session *s, struct csf_session_map *m,
+			size_t k)
 {
 	uint64_t since = s->snaps[k].state_since;
 
@@ -144,7 +193,8 @@ static void sample_hist(struct sampler *s, struct sampler_map *m, size_t k)
 }
 
 /* An unmapped thread's last read, kept for this frame's readers. */
-static void retire_hist(struct sampler *s, struct sampler_map *m, size_t n)
+static void retire_hist(struct csf_session *s, struct csf_session_map *m,
+			size_t n)
 {
 	struct csf_hist **r;
 
@@ -165,9 +215,21 @@ static void retire_hist(struct sampler *s, struct sampler_map *m, size_t n)
 }
 
 /* How far ahead pages are prefetched (doc/measurements.md, csftop). */
-#define SAMPLER_PREFETCH 8
+#define CSF_SESSION_PREFETCH 8
 
-int sampler_read(struct sampler *s)
+static void sample_of(struct csf_session *s, struct csf_sample *out)
+{
+	out->threads = s->snaps;
+	out->nthreads = s->nsnaps;
+	out->hists = s->hists;
+	out->lasts = s->lasts;
+	out->cpus = s->cpus;
+	out->ncpus = s->ncpus;
+	out->denied = s->denied;
+	out->missed = s->missed;
+}
+
+CSF_PUBLIC int csf_session_read(struct csf_session *s, struct csf_sample *out)
 {
 	struct csf_module_stats ms;
 	size_t k = 0, keep = 0;
@@ -207,13 +269,14 @@ int sampler_read(struct sampler *s)
 		s->snaps_cap = n;
 	}
 	/* pages a few threads ahead are loading while one is copied */
-	for (size_t i = 0; i < SAMPLER_PREFETCH && i < s->nmaps; i++)
+	for (size_t i = 0; i < CSF_SESSION_PREFETCH && i < s->nmaps; i++)
 		csf_thread_prefetch(s->maps[i].map);
 	for (size_t i = 0; i < s->nmaps; i++) {
-		struct sampler_map *m = &s->maps[i];
+		struct csf_session_map *m = &s->maps[i];
 
-		if (i + SAMPLER_PREFETCH < s->nmaps)
-			csf_thread_prefetch(s->maps[i + SAMPLER_PREFETCH].map);
+		if (i + CSF_SESSION_PREFETCH < s->nmaps)
+			csf_thread_prefetch(
+				s->maps[i + CSF_SESSION_PREFETCH].map);
 
 		/* a thread joins its tree at registration: ask each time */
 		if (s->tree &&
@@ -238,5 +301,6 @@ int sampler_read(struct sampler *s)
 	err = csf_cpu_snap(s->cpus, s->ncpus);
 	if (err < 0)
 		return err;
+	sample_of(s, out);
 	return 0;
 }
