@@ -62,3 +62,6 @@ module_exit(csf_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Per-thread scheduler state and per-CPU time as read-only shared pages");
 MODULE_AUTHOR("The coarse_stat_fs authors");
+#ifdef CSF_VERSION
+MODULE_VERSION(CSF_VERSION);
+#endif

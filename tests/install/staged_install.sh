@@ -90,11 +90,11 @@ done
 # ---- module source for DKMS ---------------------------------------------
 if [ -n "$dkmsdir" ]; then
 	check "dkms.conf in ${dkmsdir}" test -f "$S$dkmsdir/dkms.conf"
-	check "dkms.conf: BUILT_MODULE_LOCATION kmod/, DEST /updates/dkms, AUTOINSTALL, MAKE with KDIR" \
+	check "dkms.conf: BUILT_MODULE_LOCATION kmod/, DEST /updates/dkms, AUTOINSTALL, MAKE with KDIR and CSF_VERSION" \
 		bash -c '. "$1" && [ "${BUILT_MODULE_LOCATION[0]}" = kmod/ ] &&
 			[ "${DEST_MODULE_LOCATION[0]}" = /updates/dkms ] &&
 			[ "$AUTOINSTALL" = yes ] && [ "$PACKAGE_VERSION" = "$2" ] &&
-			grep -qF "MAKE[0]=\"make -C kmod KDIR=\${kernel_source_dir}\"" "$1"' \
+			grep -qF "MAKE[0]=\"make -C kmod KDIR=\${kernel_source_dir} CSF_VERSION=$2\"" "$1"' \
 		_ "$S$dkmsdir/dkms.conf" "$(mkvar VERSION)"
 	for f in $(cd "$src" && ls kmod/Makefile kmod/Kbuild kmod/conftest.sh kmod/*.c kmod/*.h) \
 		include/coarse_stat_fs_abi.h; do
