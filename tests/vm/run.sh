@@ -31,8 +31,9 @@
 #               host's CPUs): each VM is one qemu thread, so two cores test
 #               two kernels in the time of one.  With JOBS > 1 a kernel's
 #               output is printed whole when it is done, in table order.
-#   -m MODES    clock modes to load the module with (default $CSF_VM_MODES or
-#               "mono tsc").
+#   -m MODES    clock modes to load the module with, on every kernel
+#               (default $CSF_VM_MODES, else each kernel's modes in
+#               kernels.tab).
 #   -t TESTS    guest programs, names in BUILDDIR/tests/vm (default
 #               $CSF_VM_TESTS or every executable tests/vm/test_*; "none":
 #               none, to run guest scripts alone).
@@ -95,7 +96,7 @@ die() { say "error: $*" >&2; echo "vm: 0 passed, 1 failed"; exit 1; }
 skip() { say "SKIP: $*"; echo "vm: 0 passed, 0 failed"; exit 77; }
 
 kernels=()
-modes=${CSF_VM_MODES:-mono tsc}
+modes=${CSF_VM_MODES:-}
 tests=${CSF_VM_TESTS:-}
 scripts=${CSF_VM_SCRIPTS:-}
 run="test"
@@ -334,6 +335,7 @@ summary=()
 kfail() { say "$rel: FAIL: $*"; summary+=("$rel: FAIL ($*)"); }
 run_kernel() {
 	local rel=$1 name='' release='' vmlinuz='' moddir='' kdir='' slow='' append='' facts
+	local given=$modes modes=''
 	# A kernel missing from the cache fails the run: the matrix is the point.
 	if ! facts=$("$kernels_cmd" info "$1" 2>&1); then
 		kfail "$facts"
@@ -341,9 +343,9 @@ run_kernel() {
 	fi
 	eval "$facts"
 	rel="$name ($release)"
-	# a slow kernel (kernels.tab) runs one mode, with more time
-	local modes=$modes timeout_s=$((timeout_s * slow))
-	[ "$slow" -gt 1 ] && [ $run = test ] && modes=${modes%% *}
+	# kernels.tab's modes, unless -m named them; a slow kernel, more time
+	[ -n "$given" ] && modes=$given
+	local timeout_s=$((timeout_s * slow))
 	local out=$builddir/tests/vm/out/$name
 	local stage=$out/initramfs
 	local log=$out/console.log
