@@ -46,10 +46,10 @@ done_phase() {
 
 # Every path of the system but its runtime state (pmcd's sockets and the
 # namespace it rebuilds at each start, systemd-update-done's stamps,
-# mkfs's lost+found), what dpkg, apt
-# and DKMS keep about themselves, logs, and this test's own directory.
-# depmod's indexes, which a DKMS build makes for a kernel with no image
-# (the rt headers'), are checked apart (purge).
+# mkfs's lost+found), what dpkg, apt and DKMS keep about themselves, logs,
+# and this test's own directory.  depmod's indexes, which a DKMS build
+# makes for a kernel with no image (the rt headers'), are checked apart
+# (purge).
 files() {
 	find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run \
 		-o -path /tmp -o -path /var/tmp -o -path "$dir" -o -path /lost+found \
