@@ -62,12 +62,9 @@ files() {
 		-o -path '/lib/modules/*/modules.*' \) -prune -o -print | sort
 }
 
-# debs DIR: the packages to install from DIR, debug symbols left out
+# debs DIR: the packages to install from DIR (system.sh copies no dbgsym)
 debs() {
-	local d
-	for d in "$1"/*.deb; do
-		case $d in *-dbgsym_*) ;; *) echo "$d" ;; esac
-	done
+	printf '%s\n' "$1"/*.deb
 }
 version_of() {
 	local list
