@@ -194,16 +194,26 @@ check_tools() {
 	say "csf-run -- sleep 0.2: $(tail -n1 <<<"$out")"
 }
 
+# grows FILE LINES: FILE gets more than LINES lines within 30 s
+grows() {
+	local i
+	for i in $(seq 60); do
+		[ "$(wc -l <"$1")" -gt "$2" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 # Boot 1's upgrade: the new packages go in under a monitor and a
 # registered thread, and neither notices.
 upgrade() {
-	local old new mon sleeper lines errs
+	local old new mon sleeper errs
 	old=$(version_of "$dir/prev") new=$(version_of "$dir/cur")
 	csf-run -- sleep 3600 >/dev/null 2>&1 &
 	sleeper=$!
 	csftop -b -d 1000 >"$dir/monitor.out" 2>&1 &
 	mon=$!
-	sleep 3
+	grows "$dir/monitor.out" 0 || fail "the monitor wrote nothing"
 	SECONDS=0
 	install_debs "$dir/cur" "$dir/install-cur.log"
 	say "upgrade: apt install of $new took ${SECONDS}s (DKMS built the module)"
@@ -214,9 +224,7 @@ upgrade() {
 		fail "the loaded module changed during the upgrade"
 	[ "$(systemctl is-active sys-fs-coarse_stat_fs.mount)" = active ] ||
 		fail "the upgrade stopped the mount unit"
-	lines=$(wc -l <"$dir/monitor.out")
-	sleep 3
-	[ "$(wc -l <"$dir/monitor.out")" -gt "$lines" ] ||
+	grows "$dir/monitor.out" "$(wc -l <"$dir/monitor.out")" ||
 		fail "the monitor stopped writing during the upgrade"
 	tail -n 40 "$dir/monitor.out" | grep -q sleep ||
 		fail "the monitor no longer shows the registered sleep"
