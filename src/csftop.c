@@ -17,6 +17,7 @@
 #include "i18n.h"
 #include "options.h"
 #include "script.h"
+#include "source.h"
 #include "spawn.h"
 #include "term.h"
 #include "tui.h"
@@ -25,22 +26,13 @@
 #include "replay.h"
 #endif
 
-static uint64_t wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * The screen until q, a signal or an error: the exit status.  On the
  * user's terminal, or on the test driver's when CSFTOP_SCRIPT names a key
  * script (tests/tui).
  */
-static int run_tui(const struct options *o, const struct tui_source *src,
-		   struct csf_session *ses, struct replay *rp,
-		   struct command *cmd)
+static int run_tui(const struct options *o, const struct tui_source *ts,
+		   struct source *in, struct command *cmd)
 {
 	const char *script = getenv("CSFTOP_SCRIPT");
 	struct tui_driver *d = script && *script ? script_driver(script) :
@@ -48,7 +40,7 @@ static int run_tui(const struct options *o, const struct tui_source *src,
 	int status = EXIT_FAILURE;
 	struct tui t;
 
-	tui_init(&t, d->clock, o, src, ses, rp, cmd);
+	tui_init(&t, d->clock, o, ts, in, cmd);
 	if (!d->open(d)) {
 		tui_start(&t, o);
 		view_init(&t.ui);
@@ -80,9 +72,8 @@ static int print_screen(const struct model *m, const struct batch_opts *bo,
 	return err;
 }
 
-/* What -b prints, from the options, with the samples' clock @clock. */
-static struct batch_opts batch_opts(const struct options *o,
-				    const char *clock)
+/* What -b prints, from the options. */
+static struct batch_opts batch_opts(const struct options *o)
 {
 	struct batch_opts bo = {
 		.format = o->format,
@@ -90,103 +81,76 @@ static struct batch_opts batch_opts(const struct options *o,
 		.sort_desc = o->sort_desc,
 		.filter = &o->filter,
 		.processes = o->processes,
-		.clock_name = clock,
-		.clock_label = _(clock),
 	};
 
 	return bo;
 }
 
+/* Sleep until @next, a period of @ms after the last: it does not drift. */
+static void sleep_period(struct timespec *next, unsigned int ms)
+{
+	next->tv_nsec += (long)(ms % 1000) * 1000000;
+	next->tv_sec += ms / 1000 + next->tv_nsec / 1000000000;
+	next->tv_nsec %= 1000000000;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) ==
+	       EINTR)
+		;
+}
+
 /*
- * -b: samples until -n COUNT are printed, or until the command (-- COMMAND,
- * @cmd) has exited, whichever is first.
+ * -b: samples of @in until -n COUNT are printed, @in has no more, or the
+ * command (-- COMMAND, @cmd) has exited, whichever is first.  The pages
+ * are read every -d ms, an archive's samples as fast as they print.
  */
-static int run_batch(const struct options *o, struct csf_session *ses,
+static int run_batch(const struct options *o, struct source *in,
 		     struct command *cmd)
 {
 	struct model m;
-	struct batch_opts bo = batch_opts(o, csf_clock_name(csf_clock()));
+	struct batch_opts bo = batch_opts(o);
 	struct batch_buf buf = { 0 };
-	struct csf_sample smp;
 	struct timespec next;
 	int err = 0;
 
-	model_init(&m, csf_ticks_to_ns);
+	model_init(&m, in->ops->to_ns);
 	/* no freeze, diff or detail view later: only the output needs them */
-	csf_session_hists(ses, batch_needs_hists(&bo));
+	if (in->ops->hists)
+		in->ops->hists(in, batch_needs_hists(&bo));
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !o->count || i < o->count; i++) {
 		if (cmd && command_poll(cmd, 0))
 			break;
-		if (i) {
-			/* absolute deadlines: the period does not drift */
-			next.tv_nsec += (long)(o->interval_ms % 1000) *
-					1000000;
-			next.tv_sec += o->interval_ms / 1000 +
-				       next.tv_nsec / 1000000000;
-			next.tv_nsec %= 1000000000;
-			while (clock_nanosleep(CLOCK_MONOTONIC,
-					       TIMER_ABSTIME, &next, NULL) ==
-			       EINTR)
-				;
-		}
-		err = csf_session_read(ses, &smp);
-		if (!err)
-			err = model_sample(&m, smp.threads, smp.hists,
-					   smp.nthreads, smp.cpus, smp.ncpus,
-					   mono_ns());
+		if (i && in->ops->paced)
+			sleep_period(&next, o->interval_ms);
+		err = source_next(in, &m);
 		if (err) {
-			fprintf(stderr, "%s: %s\n", PROGRAM,
-				csf_strerror(err));
+			if (err < 0)
+				source_perror(in, err);
 			break;
 		}
-		bo.time_ns = wall_ns();
+		bo.clock_name = in->clock_name;
+		bo.clock_label = _(in->clock_name);
+		bo.time_ns = in->time_ns;
 		err = print_screen(&m, &bo, &buf);
 		if (err)
 			break;
 	}
 	batch_buf_free(&buf);
 	model_free(&m);
-	return err ? EXIT_FAILURE : EXIT_SUCCESS;
+	return err < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* The batch loop or the screen on @in, which @ts shows: the exit status. */
+static int run(const struct options *o, struct source *in,
+	       const struct tui_source *ts, struct command *cmd)
+{
+	return o->batch ? run_batch(o, in, cmd) : run_tui(o, ts, in, cmd);
 }
 
 #ifdef HAVE_PCP
-/* -b -a: every sample of the window, as fast as they can be printed. */
-static int replay_batch(const struct options *o, struct replay *rp)
-{
-	struct model m;
-	struct batch_opts bo = batch_opts(o, rp->clock);
-	struct batch_buf buf = { 0 };
-	int err = 0;
-
-	model_init(&m, replay_to_ns);
-	for (size_t k = 0; k < rp->nsamples &&
-	     (!o->count || k < (size_t)o->count); k++) {
-		err = replay_read(rp, k);
-		if (!err)
-			err = model_sample(&m, rp->snaps, NULL, rp->nsnaps,
-					   rp->cpus, rp->ncpus,
-					   replay_time(rp, k));
-		if (err) {
-			fprintf(stderr, _("%s: %s, sample %zu: %s\n"), PROGRAM,
-				o->archive, k + 1, replay_strerror(err));
-			break;
-		}
-		bo.clock_name = rp->clock;
-		bo.clock_label = _(rp->clock);
-		bo.time_ns = replay_time(rp, k);
-		err = print_screen(&m, &bo, &buf);
-		if (err)
-			break;
-	}
-	batch_buf_free(&buf);
-	model_free(&m);
-	return err ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-
 static int replay(const struct options *o)
 {
 	struct replay rp;
+	struct source in;
 	char msg[512];
 	int status;
 
@@ -201,8 +165,8 @@ static int replay(const struct options *o)
 				  "CPUs are shown (record the threads "
 				  "pmlogconf group, pmdacsf(1))\n"), PROGRAM,
 			o->archive);
-	status = o->batch ? replay_batch(o, &rp) :
-			    run_tui(o, &tui_archive, NULL, &rp, NULL);
+	source_archive(&in, &rp, o->archive);
+	status = run(o, &in, &tui_archive, NULL);
 	replay_close(&rp);
 	return status;
 }
@@ -260,6 +224,7 @@ static int run_command(const struct options *o, struct csf_session *ses)
 		.io = o->batch ? COMMAND_IO_STDERR : COMMAND_IO_NULL,
 	};
 	struct csf_tree tree;
+	struct source in;
 	int status, err;
 
 	err = command_start(&cmd);
@@ -274,10 +239,8 @@ static int run_command(const struct options *o, struct csf_session *ses)
 		return EXIT_FAILURE;
 	}
 	csf_session_tree(ses, cmd.pid);
-	if (o->batch)
-		status = run_batch(o, ses, &cmd);
-	else
-		status = run_tui(o, &tui_live, ses, NULL, &cmd);
+	source_pages(&in, ses, &source_mono);
+	status = run(o, &in, &tui_live, &cmd);
 	csf_session_close(ses);
 	/* batch waits for it, as csf-run; q on the screen does not */
 	err = command_poll(&cmd, o->batch);
@@ -299,6 +262,7 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	struct csf_session *ses;
+	struct source in;
 	int status, err;
 
 	setlocale(LC_ALL, "");
@@ -328,10 +292,8 @@ int main(int argc, char **argv)
 	attach_pids(&o.filter);
 	if (o.command)
 		return run_command(&o, ses);
-	if (o.batch)
-		status = run_batch(&o, ses, NULL);
-	else
-		status = run_tui(&o, &tui_live, ses, NULL, NULL);
+	source_pages(&in, ses, &source_mono);
+	status = run(&o, &in, &tui_live, NULL);
 	csf_session_close(ses);
 	return status;
 }

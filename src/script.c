@@ -43,7 +43,7 @@
 
 struct script {
 	struct tui_driver d;		/* first: the driver is the script */
-	struct tui_clock clock;
+	struct source_clock clock;
 	const char *path;
 	FILE *keys;
 	uint64_t now;			/* the script's clock */
@@ -213,7 +213,7 @@ static void script_run(struct tui_driver *d, struct tui *t)
 	}
 }
 
-static uint64_t script_now(const struct tui_clock *c)
+static uint64_t script_now(const struct source_clock *c)
 {
 	const struct script *sc = (const struct script *)
 		((const char *)c - offsetof(struct script, clock));
@@ -222,7 +222,7 @@ static uint64_t script_now(const struct tui_clock *c)
 }
 
 /* A sample of the pages, as if read at the script's time. */
-static void script_time_sample(const struct tui_clock *c,
+static void script_time_sample(const struct source_clock *c,
 			       struct csf_sample *smp)
 {
 	uint64_t now = script_now(c);
@@ -293,7 +293,7 @@ struct tui_driver *script_driver(const char *path)
 
 	sc.d = (struct tui_driver){ &sc.clock, script_open, script_run,
 				    script_close };
-	sc.clock = (struct tui_clock){ script_now, script_time_sample };
+	sc.clock = (struct source_clock){ script_now, script_time_sample };
 	sc.path = path;
 	return &sc.d;
 }

@@ -146,17 +146,10 @@ static void term_close(struct tui_driver *d)
 	tm->screen = NULL;
 }
 
-static uint64_t mono_now(const struct tui_clock *c)
-{
-	(void)c;
-	return mono_ns();
-}
-
 struct tui_driver *term_driver(void)
 {
-	static const struct tui_clock clock = { mono_now, NULL };
 	static struct term tm = {
-		{ &clock, term_open, term_run, term_close }, NULL
+		{ &source_mono, term_open, term_run, term_close }, NULL
 	};
 
 	return &tm.d;

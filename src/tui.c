@@ -67,8 +67,8 @@ static void command_header(struct tui *t)
 	command_poll(t->cmd, 0);
 	if (csf_thread_read_tree(c->root, &tree))
 		memset(&tree, 0, sizeof(tree));
-	for (size_t i = 0; i < t->smp.nthreads; i++) {
-		const struct csf_snap *s = &t->smp.threads[i];
+	for (size_t i = 0; i < t->in->smp.nthreads; i++) {
+		const struct csf_snap *s = &t->in->smp.threads[i];
 
 		if (s->state == CSF_STATE_EXITED)
 			continue;	/* in the tree's sums already */
@@ -93,18 +93,11 @@ static void command_header(struct tui *t)
 /* Give the model the pages now. */
 static int live_next(struct tui *t)
 {
-	int err;
+	int err = source_next(t->in, &t->model);
 
-	err = csf_session_read(t->ses, &t->smp);
-	if (!err && t->clock->time_sample)
-		t->clock->time_sample(t->clock, &t->smp);
-	if (!err)
-		err = model_sample(&t->model, t->smp.threads, t->smp.hists,
-				   t->smp.nthreads, t->smp.cpus, t->smp.ncpus,
-				   tui_now(t));
 	if (!err) {
-		t->ui.denied = t->smp.denied;
-		t->ui.missed = t->smp.missed;
+		t->ui.denied = t->in->smp.denied;
+		t->ui.missed = t->in->smp.missed;
 		if (t->cmd)
 			command_header(t);
 	}
@@ -113,20 +106,12 @@ static int live_next(struct tui *t)
 
 static void live_setup(struct tui *t)
 {
-	t->ui.clock_name = _(csf_clock_name(csf_clock()));
-}
-
-static void live_close(struct tui *t)
-{
-	csf_session_close(t->ses);
+	t->ui.clock_name = _(t->in->clock_name);
 }
 
 const struct tui_source tui_live = {
-	.to_ns = csf_ticks_to_ns,
 	.setup = live_setup,
 	.next = live_next,
-	.strerror = csf_strerror,
-	.close = live_close,
 };
 
 int tui_sample(struct tui *t)
@@ -180,14 +165,14 @@ void tui_tick(struct tui *t, uint64_t now_ns)
 		t->next_ns = now_ns + period_ns(t);
 }
 
-void tui_init(struct tui *t, const struct tui_clock *clock,
+void tui_init(struct tui *t, const struct source_clock *clock,
 	      const struct options *o, const struct tui_source *src,
-	      struct csf_session *ses, struct replay *rp, struct command *cmd)
+	      struct source *in, struct command *cmd)
 {
 	memset(t, 0, sizeof(*t));
 	t->src = src;
-	t->ses = ses;
-	t->rp = rp;
+	t->in = in;
+	source_clock(in, clock);
 	t->cmd = cmd;
 	t->speed = 1;
 	t->count = o->count;
@@ -199,7 +184,7 @@ void tui_init(struct tui *t, const struct tui_clock *clock,
 /* The model and the UI state for @o. */
 static void tui_setup(struct tui *t, const struct options *o)
 {
-	model_init(&t->model, t->src->to_ns);
+	model_init(&t->model, t->in->ops->to_ns);
 	t->ui.model = &t->model;
 	t->ui.filter = o->filter;
 	t->ui.sort_col = o->sort_col;
@@ -223,7 +208,7 @@ int tui_end(struct tui *t)
 
 	if (t->error) {
 		fprintf(stderr, "%s: %s\n", PROGRAM,
-			t->src->strerror(t->error));
+			t->in->ops->strerror(t->error));
 		status = EXIT_FAILURE;
 	}
 	model_free(&t->model);
@@ -235,7 +220,7 @@ void tui_die(struct tui *t)
 {
 	int sig = tui_signal;
 
-	t->src->close(t);
+	t->in->ops->close(t->in);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -2,7 +2,8 @@
 /*
  * tui_archive.c - the screen's samples from a PCP archive (csftop -a):
  * played at its recorded step times a speed, paused, stepped, or sent to
- * a time.  Built with Performance Co-Pilot only; the pages are tui.c's.
+ * a time, from source_archive.c's source.  Built with Performance Co-Pilot
+ * only; the pages are tui.c's.
  */
 #include <config.h>
 
@@ -12,66 +13,44 @@
 #include "replay.h"
 #include "tui.h"
 
-/* Give the model the archive's sample @k. */
-static int feed(struct tui *t, size_t k)
-{
-	struct replay *rp = t->rp;
-	int err;
-
-	err = replay_read(rp, k);
-	if (!err)
-		err = model_sample(&t->model, rp->snaps, NULL, rp->nsnaps,
-				   rp->cpus, rp->ncpus, replay_time(rp, k));
-	if (!err)
-		t->pos = k;
-	return err;
-}
-
 /* Where the replay is, in the mode line instead of LIVE. */
 static void set_place(struct tui *t)
 {
-	uint64_t at = replay_time(t->rp, t->pos);
+	const struct source *in = t->in;
+	uint64_t at = in->time_ns;
 	time_t sec = (time_t)(at / 1000000000);
 	struct tm tm;
 	char when[64] = "?", how[32];
 
 	if (localtime_r(&sec, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	/* the archive's clock, as its last sample read gave it */
-	t->ui.clock_name = _(t->rp->clock);
+	t->ui.clock_name = _(in->clock_name);
 	if (t->playing)
 		snprintf(how, sizeof(how), _("playing %ux"), t->speed);
 	else
 		snprintf(how, sizeof(how), "%s", _("paused"));
 	snprintf(t->ui.place, sizeof(t->ui.place), "%s.%03u %zu/%zu %s",
-		 when, (unsigned int)(at / 1000000 % 1000), t->pos + 1,
-		 t->rp->nsamples, how);
+		 when, (unsigned int)(at / 1000000 % 1000), in->pos + 1,
+		 in->rp->nsamples, how);
 }
 
 static void archive_setup(struct tui *t)
 {
 	t->playing = 1;
-	t->ui.clock_name = _(t->rp->clock);
+	t->ui.clock_name = _(t->in->clock_name);
 	/* its step as the interval; set_place() names its clock */
-	t->ui.interval_ms = (unsigned int)(t->rp->step_ns / 1000000);
+	t->ui.interval_ms = (unsigned int)(t->in->rp->step_ns / 1000000);
 }
 
 static int archive_next(struct tui *t)
 {
-	size_t k = 0;
-	int err;
+	int err = source_next(t->in, &t->model);
 
-	if (t->samples) {
-		if (t->pos + 1 >= t->rp->nsamples) {
-			t->playing = 0;
-			ui_message(&t->ui, "%s", _("End of the archive"));
-			set_place(t);
-			return 1;
-		}
-		k = t->pos + 1;
+	if (err == 1) {
+		t->playing = 0;
+		ui_message(&t->ui, "%s", _("End of the archive"));
 	}
-	err = feed(t, k);
-	if (!err)
+	if (err >= 0)
 		set_place(t);
 	return err;
 }
@@ -83,9 +62,9 @@ static void replay_goto(struct tui *t, size_t k)
 
 	model_restart(&t->model);
 	if (k > 0)
-		err = feed(t, k - 1);
+		err = source_read(t->in, k - 1, &t->model);
 	if (!err)
-		err = feed(t, k);
+		err = source_read(t->in, k, &t->model);
 	if (err) {
 		t->error = err;
 		return;
@@ -96,11 +75,14 @@ static void replay_goto(struct tui *t, size_t k)
 
 static void replay_key(struct tui *t, wint_t ch)
 {
+	const struct replay *rp = t->in->rp;
+	size_t pos = t->in->pos;
+
 	switch (ch) {
 	case '[':
 		t->playing = 0;
-		if (t->pos > 0)
-			replay_goto(t, t->pos - 1);
+		if (pos > 0)
+			replay_goto(t, pos - 1);
 		else
 			ui_message(&t->ui, "%s", _("Start of the archive"));
 		break;
@@ -109,8 +91,8 @@ static void replay_key(struct tui *t, wint_t ch)
 		tui_sample(t);
 		break;
 	case 'p':
-		t->playing = !t->playing && t->pos + 1 < t->rp->nsamples;
-		if (!t->playing && t->pos + 1 >= t->rp->nsamples)
+		t->playing = !t->playing && pos + 1 < rp->nsamples;
+		if (!t->playing && pos + 1 >= rp->nsamples)
 			ui_message(&t->ui, "%s", _("End of the archive"));
 		break;
 	case '+':
@@ -124,7 +106,7 @@ static void replay_key(struct tui *t, wint_t ch)
 		ui_message(&t->ui, _("Speed: %ux"), t->speed);
 		break;
 	}
-	t->next_ns = tui_now(t) + t->rp->step_ns / t->speed;
+	t->next_ns = tui_now(t) + rp->step_ns / t->speed;
 	set_place(t);
 }
 
@@ -141,17 +123,17 @@ static int archive_go_to(struct tui *t, const char *text, char *why,
 {
 	uint64_t at;
 
-	if (replay_parse_time(t->rp, text, &at, why, len))
+	if (replay_parse_time(t->in->rp, text, &at, why, len))
 		return -1;
 	ui_open(&t->ui, OVERLAY_NONE);
 	t->playing = 0;
-	replay_goto(t, replay_find(t->rp, at));
+	replay_goto(t, replay_find(t->in->rp, at));
 	return 0;
 }
 
 static uint64_t archive_period_ns(const struct tui *t)
 {
-	return t->rp->step_ns / t->speed;
+	return t->in->rp->step_ns / t->speed;
 }
 
 static int archive_paused(const struct tui *t)
@@ -159,24 +141,11 @@ static int archive_paused(const struct tui *t)
 	return !t->playing;
 }
 
-static const char *archive_strerror(int err)
-{
-	return replay_strerror(err);
-}
-
-static void archive_close(struct tui *t)
-{
-	replay_close(t->rp);
-}
-
 const struct tui_source tui_archive = {
-	.to_ns = replay_to_ns,
 	.setup = archive_setup,
 	.next = archive_next,
 	.period_ns = archive_period_ns,
 	.paused = archive_paused,
 	.key = archive_key,
 	.go_to = archive_go_to,
-	.strerror = archive_strerror,
-	.close = archive_close,
 };
