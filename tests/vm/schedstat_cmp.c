@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+/*
+ * schedstat_cmp - the pages' running and runnable times against the
+ * kernel's own, /proc/PID/task/TID/schedstat (sum_exec_runtime, run_delay,
+ * pcount), for a workload nobody here wrote: stress-ng's CPU hogs (one
+ * more than CPUs), sleepers, a futex hammer and a mutex one, and busybox
+ * dd reading the virtio disk with O_DIRECT.  Run by guest_schedstat.sh.
+ *
+ * Both sides are read with every thread of the workload stopped
+ * (SIGSTOP, each seen in state T): a stopped thread is neither running
+ * nor runnable, so both sides have closed their intervals at its last
+ * switch, and their differences over the 3 s between two stops compare.
+ *
+ * The bounds, from how each side stamps (Debian's linux-source-7.3,
+ * kernel/sched/core.c __schedule() and kernel/sched/stats.h):
+ *
+ * - Switches: the page's nvcsw and nivcsw are the kernel's, so the sum
+ *   moves exactly as /proc's voluntary_ctxt_switches and
+ *   nonvoluntary_ctxt_switches do.
+ * - Each switch: the kernel stamps it with the runqueue clock taken by
+ *   update_rq_clock() at the start of __schedule(); the probe with its
+ *   own clock read in the sched_switch tracepoint, after the pick (and,
+ *   when the CPU goes idle, after its newidle balance).  sum_exec_runtime
+ *   has no IRQ time to lose on these kernels (no
+ *   CONFIG_IRQ_TIME_ACCOUNTING), so each switch moves only that pick's
+ *   time from one side of the boundary to the other: PICK_NS at most
+ *   under TCG, times kernels.tab's slow factor (a pick under KASAN and
+ *   lockdep took 600 us), plus STALL_NS once, qemu stopping the vCPU
+ *   inside one pick (its round robin between vCPUs, a loaded host).
+ *   That bounds running against sum_exec_runtime, and runnable against
+ *   each of the two numbers below.
+ * - Runnable lies between two numbers of the kernel's.  run_delay misses
+ *   waits: sched_info_depart() starts a wait only for a task still
+ *   TASK_RUNNING, so a task preempted after it set a sleeping state but
+ *   before it slept waits on the runqueue unstamped, and
+ *   sched_info_arrive() then counts neither the wait nor the arrival in
+ *   pcount (a migration stamps it again part-way).  The fair class's
+ *   wait_sum (/proc/PID/task/TID/sched, with sched_schedstats on) counts
+ *   every time on the runqueue not running, so those waits too, but also
+ *   the sleep of a task EEVDF's delayed dequeue (6.12 and later) keeps
+ *   queued until it is picked or its lag has decayed
+ *   (put_prev_entity() starts a wait for any entity still on_rq).  The
+ *   page counts the first as runnable and the second as sleeping, as the
+ *   task was: so it is at least run_delay and at most wait_sum, within
+ *   the picks' bound.  On 6.12-rt, wait_sum of the mutex workers moves
+ *   by thousands of seconds in 3 s: the rt and fair classes keep a
+ *   task's wait stamp in one place (p->stats), and priority inheritance
+ *   moves the lockers between them mid-wait.  A wait_sum that moved by
+ *   more than the interval, or back, is said and not compared.
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coarse_stat_fs.h"
+#include "vmtest.h"
+
+#define MAX_TASKS 512
+#define SLEEPERS 8			/* --sleep-max */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define RUN_MS 3000
+#define PICK_NS 200000ll		/* a pick under TCG; 183 us seen */
+#define STALL_NS 60000000ll		/* one stalled vCPU; 17 ms seen */
+
+struct side {
+	uint64_t run, runnable;		/* the page's, ns */
+	uint64_t switches;		/* nvcsw + nivcsw */
+	uint64_t exec, delay, pcount;	/* schedstat's */
+	uint64_t kswitches;		/* /proc's ctxt_switches */
+	uint64_t wait_sum;		/* /proc/.../sched's, ns */
+};
+
+struct task {
+	pid_t pid, tid;
+	char comm[16];
+	struct csf_thread_map *map;
+	struct side a, b;
+	int have_a, have_b;
+};
+
+static struct task tasks[MAX_TASKS];
+static size_t ntasks;
+static pid_t pgid;
+
+/* /proc/@pid/stat's process group and state, or -1. */
+static int proc_stat(pid_t pid, pid_t tid, pid_t *grp, char *state)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	int pg;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!p || !(p = strrchr(buf, ')')))
+		return -1;
+	if (sscanf(p + 2, "%c %*d %d", state, &pg) != 2)
+		return -1;
+	*grp = pg;
+	return 0;
+}
+
+/* Call @fn on every thread of every process of the group; how many. */
+static int each_task(void (*fn)(pid_t pid, pid_t tid, char state))
+{
+	DIR *d = opendir("/proc"), *td;
+	struct dirent *e, *te;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		char path[64];
+		pid_t pid = (pid_t)atoi(e->d_name), grp;
+		char st;
+
+		if (pid <= 0 || proc_stat(pid, pid, &grp, &st) || grp != pgid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		td = opendir(path);
+		if (!td)
+			continue;
+		while ((te = readdir(td))) {
+			pid_t tid = (pid_t)atoi(te->d_name);
+
+			if (tid > 0 && !proc_stat(pid, tid, &grp, &st)) {
+				fn(pid, tid, st);
+				n++;
+			}
+		}
+		closedir(td);
+	}
+	closedir(d);
+	return n;
+}
+
+static int not_stopped;
+
+static void count_running(pid_t pid, pid_t tid, char state)
+{
+	(void)pid;
+	(void)tid;
+	if (state != 'T' && state != 't' && state != 'Z' && state != 'X')
+		not_stopped++;
+}
+
+/* SIGSTOP the group and wait until every thread of it is stopped. */
+static void stop_all(void)
+{
+	ck_assert_int_eq(kill(-pgid, SIGSTOP), 0);
+	for (int i = 0; i < 2000; i++) {
+		not_stopped = 0;
+		each_task(count_running);
+		if (!not_stopped)
+			return;
+		vm_sleep_ms(10);
+	}
+	ck_abort_msg("%d threads of the workload did not stop", not_stopped);
+}
+
+static struct task *task_of(pid_t tid)
+{
+	for (size_t i = 0; i < ntasks; i++)
+		if (tasks[i].tid == tid)
+			return &tasks[i];
+	return NULL;
+}
+
+static void add_task(pid_t pid, pid_t tid, char state)
+{
+	struct task *t = task_of(tid);
+
+	(void)state;
+	if (t || ntasks == MAX_TASKS)
+		return;
+	t = &tasks[ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+}
+
+/*
+ * /proc/PID/task/TID/sched's wait_sum ("ms.ns", with sched_schedstats on):
+ * the fair class's time on the runqueue not running, which it starts at
+ * every enqueue and at every switch-out of a task still on the runqueue,
+ * whatever its state.
+ */
+static int read_wait_sum(const struct task *t, struct side *s)
+{
+	char path[64], line[160], name[64];
+	unsigned long long ms, ns;
+	FILE *f;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", t->pid,
+		 t->tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63s : %llu.%llu", name, &ms, &ns) == 3 &&
+			strlen(name) >= 8 &&
+			!strcmp(name + strlen(name) - 8, "wait_sum");
+	fclose(f);
+	if (found)
+		s->wait_sum = ms * 1000000 + ns;
+	return found ? 0 : -1;
+}
+
+static int read_schedstat(const struct task *t, struct side *s)
+{
+	char path[64], line[128];
+	unsigned long long exec, delay, pcount;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", t->pid,
+		 t->tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu %llu %llu", &exec, &delay, &pcount);
+	fclose(f);
+	if (n != 3)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", t->pid,
+		 t->tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	s->kswitches = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
+			s->kswitches += v;
+	}
+	fclose(f);
+	s->exec = exec;
+	s->delay = delay;
+	s->pcount = pcount;
+	return read_wait_sum(t, s);
+}
+
+/* Both sides of @t now; 0, or -1 when it is gone or not registered. */
+static int read_side(struct task *t, struct side *s)
+{
+	struct csf_snap snap;
+
+	if (!t->map && csf_thread_map(t->tid, &t->map))
+		return -1;
+	if (csf_thread_read(t->map, &snap) ||
+	    snap.state == CSF_STATE_EXITED || read_schedstat(t, s))
+		return -1;
+	memcpy(t->comm, snap.comm, sizeof(t->comm));
+	s->run = csf_ticks_to_ns(snap.time[CSF_STATE_RUNNING]);
+	s->runnable = csf_ticks_to_ns(snap.time[CSF_STATE_RUNNABLE]);
+	s->switches = snap.nvcsw + snap.nivcsw;
+	return 0;
+}
+
+/* The workload, in a process group of its own: its pgid. */
+static pid_t start_workload(int nhogs)
+{
+	char hogs[16], cmd[160];
+	pid_t pid = fork(), dd;
+
+	ck_assert_int_ge(pid, 0);
+	snprintf(hogs, sizeof(hogs), "%d", nhogs);
+	if (!pid) {
+		setpgid(0, 0);
+		execl("/usr/bin/stress-ng", "stress-ng", "--cpu", hogs,
+		      "--sleep", "1", "--sleep-max", STR(SLEEPERS), "--futex", "1",
+		      "--mutex", "1", "--timeout", "600", "--quiet",
+		      (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	snprintf(cmd, sizeof(cmd),
+		 "while :; do dd if=%s of=/dev/null bs=4096 count=4096 "
+		 "iflag=direct 2>/dev/null; done",
+		 vm_env("CSF_VM_DISK", "/dev/vda"));
+	dd = fork();
+	ck_assert_int_ge(dd, 0);
+	if (!dd) {
+		setpgid(0, pid);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(dd, pid);
+	return pid;
+}
+
+static int compared, short_threads;
+static int64_t short_waits, short_ns;
+
+static void note(const struct task *t, int64_t drun, int64_t dexec,
+		 int64_t drnbl, int64_t dwait, int64_t ddelay)
+{
+	vm_note("%-15s %5d sw %5llu pc %5llu run %8lld exec %8lld (%+6lld) "
+		"rnbl %8lld wait %8lld (%+6lld) delay %8lld us",
+		t->comm, t->tid,
+		(unsigned long long)(t->b.switches - t->a.switches),
+		(unsigned long long)(t->b.pcount - t->a.pcount),
+		(long long)drun / 1000, (long long)dexec / 1000,
+		(long long)(drun - dexec) / 1000, (long long)drnbl / 1000,
+		(long long)dwait / 1000, (long long)(drnbl - dwait) / 1000,
+		(long long)ddelay / 1000);
+}
+
+/* @t's two sides over the @wall_ns of the interval, within the bounds. */
+static void compare(const struct task *t, int64_t wall_ns)
+{
+	int64_t drun = (int64_t)(t->b.run - t->a.run);
+	int64_t drnbl = (int64_t)(t->b.runnable - t->a.runnable);
+	int64_t dexec = (int64_t)(t->b.exec - t->a.exec);
+	int64_t ddelay = (int64_t)(t->b.delay - t->a.delay);
+	int64_t dwait = (int64_t)(t->b.wait_sum - t->a.wait_sum);
+	int64_t sw = (int64_t)(t->b.switches - t->a.switches);
+	int64_t pc = (int64_t)(t->b.pcount - t->a.pcount);
+	int64_t bound = sw * PICK_NS * vm_slow() + STALL_NS;
+	int stale = dwait < 0 || dwait > wall_ns;
+
+	if (!t->have_b)
+		return;
+	compared++;
+	note(t, drun, dexec, drnbl, dwait, ddelay);
+	ck_assert_msg(t->b.switches - t->a.switches ==
+		      t->b.kswitches - t->a.kswitches,
+		      "%s %d: %lld switches, the kernel's %llu", t->comm,
+		      t->tid, (long long)sw,
+		      (unsigned long long)(t->b.kswitches - t->a.kswitches));
+	ck_assert_msg(llabs(drun - dexec) <= bound,
+		      "%s %d: running %lld us, sum_exec_runtime %lld us: "
+		      "more apart than %lld us over %lld switches", t->comm,
+		      t->tid, (long long)drun / 1000, (long long)dexec / 1000,
+		      (long long)bound / 1000, (long long)sw);
+	if (stale) {
+		vm_note("%s %d: wait_sum moved by %lld ms in %lld ms: not "
+			"compared", t->comm, t->tid, (long long)dwait / 1000000,
+			(long long)wall_ns / 1000000);
+		dwait = INT64_MAX - bound;
+	}
+	ck_assert_msg(drnbl >= ddelay - bound && drnbl <= dwait + bound,
+		      "%s %d: runnable %lld us, not between run_delay %lld us "
+		      "and wait_sum %lld us within %lld us (%lld switches)",
+		      t->comm, t->tid, (long long)drnbl / 1000,
+		      (long long)ddelay / 1000, (long long)dwait / 1000,
+		      (long long)bound / 1000, (long long)sw);
+	ck_assert_msg(pc <= sw, "%s %d: pcount %lld over %lld switches",
+		      t->comm, t->tid, (long long)pc, (long long)sw);
+	if (!stale && dwait - ddelay > bound) {
+		short_threads++;
+		short_waits += sw - pc;
+		short_ns += dwait - ddelay;
+	}
+}
+
+static void count_one(pid_t pid, pid_t tid, char state)
+{
+	(void)pid;
+	(void)tid;
+	(void)state;
+}
+
+/*
+ * Wait until the workload has its threads: stress-ng's own, each CPU
+ * hog, the sleep worker and its SLEEPERS, the futex worker and the child
+ * it wakes, the mutex worker and its two lockers; and sh with its dd.
+ */
+static int wait_workload(int hogs)
+{
+	int want = 1 + hogs + 1 + SLEEPERS + 2 + 3 + 2, n = 0;
+
+	for (int i = 0; i < 600 && n < want; i++) {
+		vm_sleep_ms(50);
+		n = each_task(count_one);
+	}
+	ck_assert_msg(n >= want, "the workload has %d threads of %d", n,
+		      want);
+	return want;
+}
+
+static void attach_one(pid_t pid, pid_t tid, char state)
+{
+	(void)state;
+	if (pid == tid)
+		csf_attach(pid, CSF_ATTACH_INHERIT);
+}
+
+START_TEST(schedstat_agrees)
+{
+	int hogs = vm_possible_cpus() + 1, want, status;
+	int64_t wall;
+
+	ck_assert_int_ge(csf_clock(), 0);
+	ck_assert_int_eq(vm_write_file("/proc/sys/kernel/sched_schedstats",
+				       "1"), 0);
+	pgid = start_workload(hogs);
+	want = wait_workload(hogs);
+	each_task(attach_one);
+	vm_sleep_ms(500);
+	stop_all();
+	each_task(add_task);
+	for (size_t i = 0; i < ntasks; i++)
+		tasks[i].have_a = !read_side(&tasks[i], &tasks[i].a);
+	wall = (int64_t)vm_mono_ns();
+	ck_assert_int_eq(kill(-pgid, SIGCONT), 0);
+	vm_sleep_ms(RUN_MS);
+	stop_all();
+	wall = (int64_t)vm_mono_ns() - wall;
+	for (size_t i = 0; i < ntasks; i++)
+		tasks[i].have_b = tasks[i].have_a &&
+				  !read_side(&tasks[i], &tasks[i].b);
+	kill(-pgid, SIGKILL);
+	while (waitpid(-pgid, &status, 0) > 0)
+		;
+	vm_write_file("/proc/sys/kernel/sched_schedstats", "0");
+	for (size_t i = 0; i < ntasks; i++)
+		compare(&tasks[i], wall);
+	vm_note("%d threads compared; run_delay short of wait_sum in %d, "
+		"by %lld ms, pcount of the switches by %lld", compared,
+		short_threads, (long long)short_ns / 1000000,
+		(long long)short_waits);
+	/* all but a dd that ended in the interval */
+	ck_assert_int_ge(compared, want - 1);
+}
+END_TEST
+
+int main(void)
+{
+	const TTest *const tests[] = { schedstat_agrees, NULL };
+
+	return vm_run_tests("schedstat_cmp", tests);
+}
