@@ -522,6 +522,66 @@ int csf_session_read(struct csf_session *s, struct csf_sample *out);
 /* csf_session_close - release @s and its samples; NULL is accepted. */
 void csf_session_close(struct csf_session *s);
 
+/*
+ * Group sums: a process's or a tree's times and counters, with one rule for
+ * its exited threads, which csftop's process rows, pmdacsf's csf.proc and
+ * a command's header all follow:
+ *
+ *   A process's times and counters are its threads' totals: those running
+ *   now, and those that exited while the monitor watched.  The exited
+ *   ones' stay in the sum until the process has no thread left to show.
+ *
+ * A thread that exits leaves the monitor its last page, once (see
+ * struct csf_sample); the monitor folds it into a table of exited sums by
+ * tgid (struct csf_gone), which a process's sum adds to its live threads'.
+ */
+struct csf_group {
+	uint32_t tgid;
+	uint64_t time_ns[CSF_NR_STATES];	/* per state */
+	uint64_t nvcsw, nivcsw, wakeups, migrations;
+};
+
+/* The exited threads' sums, one per process, sorted by tgid; zero it first. */
+struct csf_gone {
+	struct csf_group *v;
+	size_t n, cap;
+};
+
+/* csf_group_add - add @t's sums to @g's. */
+void csf_group_add(struct csf_group *g, const struct csf_group *t);
+/* csf_group_of_snap - a snapshot's totals, its ticks in nanoseconds. */
+struct csf_group csf_group_of_snap(const struct csf_snap *t);
+/* csf_tree_add_snap - add @t's totals to the sums of @tree. */
+void csf_tree_add_snap(struct csf_tree *tree, const struct csf_snap *t);
+
+/*
+ * csf_gone_reserve - room for @n processes in all, so that csf_gone_add()
+ * cannot fail: 0 or -ENOMEM.
+ */
+int csf_gone_reserve(struct csf_gone *gg, size_t n);
+/* csf_gone_copy - @dst, a copy of @src: 0 or -ENOMEM (@dst unchanged). */
+int csf_gone_copy(struct csf_gone *dst, const struct csf_gone *src);
+/*
+ * csf_gone_add - fold @t, the sums of an exited thread of process
+ * @t->tgid, in: 0 or -ENOMEM, which it never is with room reserved.
+ */
+int csf_gone_add(struct csf_gone *gg, const struct csf_group *t);
+/* csf_gone_find - process @tgid's exited threads' sums, or NULL. */
+const struct csf_group *csf_gone_find(const struct csf_gone *gg,
+				      uint32_t tgid);
+/*
+ * csf_gone_keep - drop the sums of the processes @shown(@arg, tgid) says
+ * are no longer shown: a process with no thread left takes its exited
+ * ones' with it.
+ */
+void csf_gone_keep(struct csf_gone *gg,
+		   int (*shown)(const void *arg, uint32_t tgid),
+		   const void *arg);
+/* csf_gone_clear - empty @gg, keeping its memory. */
+void csf_gone_clear(struct csf_gone *gg);
+/* csf_gone_free - release @gg's memory; it is empty and zeroed after. */
+void csf_gone_free(struct csf_gone *gg);
+
 #ifdef __cplusplus
 }
 #endif

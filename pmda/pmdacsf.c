@@ -15,7 +15,7 @@
  *            its lowest registered thread): processes with a live
  *            registered thread
  *
- * A process's totals follow common/group.h's rule, as csftop's process
+ * A process's totals follow csf_group_add(3)'s rule, as csftop's process
  * rows do: its live threads' plus those of its threads that exited while
  * the agent watched, so that they never go back as threads come and go (a
  * counter that went back would read as a wrap).
@@ -38,13 +38,12 @@
 
 #include "coarse_stat_fs.h"
 #include "domain.h"
-#include "group.h"
 #include "metrics.h"
 
 
 /* What a process instance adds up. */
 struct proc {
-	struct group_sum sum;		/* group.h's rule */
+	struct csf_group sum;		/* csf_group_add(3)'s rule */
 	unsigned int nthreads;
 	const struct csf_snap *name_from;	/* whose comm names it */
 };
@@ -106,7 +105,7 @@ static struct agent {
 	/* by position in live[]: the waits of a fetch that asks for them */
 	struct thread_waits *waits;
 	size_t cap;			/* of the arrays of threads and procs */
-	struct group_gone gone;		/* exited threads' sums */
+	struct csf_gone gone;		/* exited threads' sums */
 	pid_t *folded;			/* exited tids already in ag.gone */
 	size_t nfolded;
 	pid_t *folding;			/* the next sample's, then swapped */
@@ -213,7 +212,7 @@ static int fold_exited(void)
 	for (size_t i = 0; i < ag.smp.nthreads; i++) {
 		const struct csf_snap *t = &ag.smp.threads[i];
 		pid_t tid = (pid_t)t->tid;
-		struct group_sum g;
+		struct csf_group g;
 
 		if (t->state != CSF_STATE_EXITED)
 			continue;
@@ -221,8 +220,8 @@ static int fold_exited(void)
 		if (bsearch(&tid, ag.folded, ag.nfolded, sizeof(pid_t),
 			    cmp_pid))
 			continue;
-		g = group_of_snap(t);
-		if (group_gone_add(&ag.gone, &g))
+		g = csf_group_of_snap(t);
+		if (csf_gone_add(&ag.gone, &g))
 			return -ENOMEM;
 	}
 	/* the exited pages still mapped stay folded; the rest are gone */
@@ -261,23 +260,23 @@ static int build_instances(void)
 	for (size_t i = 0; i < n; i++) {
 		const struct csf_snap *t = ag.by_tgid[i];
 		struct proc *p = &ag.procs[np ? np - 1 : 0];
-		struct group_sum g = group_of_snap(t);
+		struct csf_group g = csf_group_of_snap(t);
 
 		if (!np || p->sum.tgid != t->tgid) {
-			const struct group_sum *gone;
+			const struct csf_group *gone;
 
 			p = &ag.procs[np++];
 			memset(p, 0, sizeof(*p));
 			p->sum.tgid = t->tgid;
 			p->name_from = t;
-			gone = group_gone_find(&ag.gone, t->tgid);
+			gone = csf_gone_find(&ag.gone, t->tgid);
 			if (gone)
 				p->sum = *gone;
 		}
 		if (t->tid == t->tgid)
 			p->name_from = t;
 		p->nthreads++;
-		group_add(&p->sum, &g);
+		csf_group_add(&p->sum, &g);
 	}
 	ag.nprocs = np;
 	for (size_t i = 0; i < np; i++)
@@ -286,7 +285,7 @@ static int build_instances(void)
 			      ag.procs[i].name_from->comm);
 	indomtab[PROC_INDOM].it_numinst = (int)np;
 	indomtab[PROC_INDOM].it_set = ag.proc_ids;
-	group_gone_keep(&ag.gone, proc_shown, NULL);
+	csf_gone_keep(&ag.gone, proc_shown, NULL);
 	return 0;
 }
 

@@ -61,7 +61,7 @@ static void screen_free(struct screen *s)
 	free(s->rows);
 	free(s->cpus);
 	free(s->hists);
-	group_gone_free(&s->gone);
+	csf_gone_free(&s->gone);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -77,7 +77,7 @@ static int screen_copy(struct screen *dst, const struct screen *src)
 	memset(&tmp.gone, 0, sizeof(tmp.gone));
 	if (screen_reserve(&tmp, src->nrows) ||
 	    screen_set_cpus(&tmp, src->ncpus) ||
-	    group_gone_copy(&tmp.gone, &src->gone)) {
+	    csf_gone_copy(&tmp.gone, &src->gone)) {
 		screen_free(&tmp);
 		return -ENOMEM;
 	}
@@ -466,7 +466,7 @@ static void count_live(struct model *m, struct screen *s)
 			tgid_set_add(m, s->rows[i].snap.tgid);
 	s->nthreads = nthreads;
 	s->nprocs = nprocs;
-	group_gone_keep(&s->gone, tgid_shown, m);
+	csf_gone_keep(&s->gone, tgid_shown, m);
 }
 
 /* --- CPUs ----------------------------------------------------------- */
@@ -598,14 +598,14 @@ static void row_gone(struct row *r, const struct row *o, uint64_t interval_ns,
  */
 static int gone_take(struct screen *next, const struct screen *live)
 {
-	return group_gone_copy(&next->gone, &live->gone) ||
-	       group_gone_reserve(&next->gone, live->gone.n + live->nrows);
+	return csf_gone_copy(&next->gone, &live->gone) ||
+	       csf_gone_reserve(&next->gone, live->gone.n + live->nrows);
 }
 
 /* @r's row goes from @next: its sums stay with its process's. */
 static void row_drop(struct model *m, struct screen *next, const struct row *r)
 {
-	struct group_sum g = {
+	struct csf_group g = {
 		.tgid = r->snap.tgid,
 		.nvcsw = r->snap.nvcsw, .nivcsw = r->snap.nivcsw,
 		.wakeups = r->wakeups, .migrations = r->migrations,
@@ -613,7 +613,7 @@ static void row_drop(struct model *m, struct screen *next, const struct row *r)
 
 	memcpy(g.time_ns, r->total_ns, sizeof(g.time_ns));
 	slot_free(m, r->hist);
-	group_gone_add(&next->gone, &g);	/* reserved by gone_take() */
+	csf_gone_add(&next->gone, &g);	/* reserved by gone_take() */
 }
 
 /* Whether @r's thread exited long enough ago for its row to go. */
@@ -713,7 +713,7 @@ void model_restart(struct model *m)
 		slot_free(m, m->live.rows[i].hist);
 	m->live.nrows = 0;
 	m->live.seq = 0;
-	group_gone_clear(&m->live.gone);
+	csf_gone_clear(&m->live.gone);
 }
 
 /*
@@ -998,9 +998,9 @@ static void proc_add(struct row *p, const struct row *t)
 
 /* Process row @p from its first thread's @t, and its gone threads' sums. */
 static void proc_first(struct row *p, const struct row *t,
-		       const struct group_gone *gone)
+		       const struct csf_gone *gone)
 {
-	const struct group_sum *g = group_gone_find(gone, t->snap.tgid);
+	const struct csf_group *g = csf_gone_find(gone, t->snap.tgid);
 
 	*p = *t;
 	p->snap.tid = t->snap.tgid;

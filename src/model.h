@@ -23,7 +23,6 @@
 
 #include "coarse_stat_fs.h"
 #include "fmt.h"
-#include "group.h"
 
 /* row.flags */
 #define ROW_EXITED	(1u << 0)	/* exited; kept visible for a while */
@@ -105,10 +104,10 @@ struct screen {
 	struct screen_hist *hists;	/* frozen or diff: by row.hist - 1 */
 	/*
 	 * Live or frozen: the sums of the threads whose rows have gone, of
-	 * the processes that still have rows (group.h's rule).  A diff has
+	 * the processes that still have rows (csf_group_add(3)'s rule).  A diff has
 	 * none: its process rows sum its thread rows.
 	 */
-	struct group_gone gone;
+	struct csf_gone gone;
 };
 
 enum model_mode { MODE_LIVE, MODE_FROZEN, MODE_DIFF };

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "group.h"
 #include "i18n.h"
 #include "spawn.h"
 #include "tui.h"
@@ -72,7 +71,7 @@ static void command_header(struct tui *t)
 
 		if (s->state == CSF_STATE_EXITED)
 			continue;	/* in the tree's sums already */
-		group_add_to_tree(&tree, s);
+		csf_tree_add_snap(&tree, s);
 		if (tree.running)
 			tree.running--;
 	}

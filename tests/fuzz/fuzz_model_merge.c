@@ -57,8 +57,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /*
  * The process rows of @s: one per tgid, in tgid order, each holding its
- * threads' totals summed with its gone threads' (group.h), and every cell
- * of them renders; gone threads' sums only of processes with rows.
+ * threads' totals summed with its gone threads' (csf_group_add(3)), and
+ * every cell of them renders; gone threads' sums only of processes with
+ * rows.
  */
 static void check_processes(const struct screen *s)
 {
@@ -68,7 +69,7 @@ static void check_processes(const struct screen *s)
 	fuzz_assert(model_processes(s, &p) == 0);
 	for (k = 0; k < p.s.nrows; k++) {
 		const struct row *pr = &p.s.rows[k];
-		const struct group_sum *g = group_gone_find(&s->gone,
+		const struct csf_group *g = csf_gone_find(&s->gone,
 							    pr->snap.tgid);
 		uint64_t run = g ? g->time_ns[CSF_STATE_RUNNING] : 0;
 

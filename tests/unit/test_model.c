@@ -581,9 +581,10 @@ static int64_t proc_run(const struct screen *s, uint32_t tgid,
 }
 
 /*
- * group.h's rule: a process's totals keep its exited threads' after their
- * rows go, in a frozen screen too, until the process has no row left or
- * a replay jumps; a new process of the same tgid starts from nothing.
+ * csf_group_add(3)'s rule: a process's totals keep its exited threads'
+ * after their rows go, in a frozen screen too, until the process has no
+ * row left or a replay jumps; a new process of the same tgid starts from
+ * nothing.
  */
 START_TEST(test_process_keeps_exited_threads_sums)
 {

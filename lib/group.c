@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * group.c - a process's sums and its exited threads' (group.h).
+ * group.c - a process's or a tree's sums, and the exited threads' by
+ * process (csf_csf_group_add(3)).
  */
-#include <config.h>
+#include "config.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "group.h"
+#include "internal.h"
 
-void group_add(struct group_sum *g, const struct group_sum *t)
+CSF_PUBLIC void csf_group_add(struct csf_group *g,
+				const struct csf_group *t)
 {
 	for (int k = 0; k < CSF_NR_STATES; k++)
 		g->time_ns[k] += t->time_ns[k];
@@ -20,9 +22,9 @@ void group_add(struct group_sum *g, const struct group_sum *t)
 	g->migrations += t->migrations;
 }
 
-struct group_sum group_of_snap(const struct csf_snap *t)
+CSF_PUBLIC struct csf_group csf_group_of_snap(const struct csf_snap *t)
 {
-	struct group_sum g = {
+	struct csf_group g = {
 		.tgid = t->tgid,
 		.nvcsw = t->nvcsw, .nivcsw = t->nivcsw,
 		.wakeups = t->wakeups, .migrations = t->migrations,
@@ -33,9 +35,10 @@ struct group_sum group_of_snap(const struct csf_snap *t)
 	return g;
 }
 
-void group_add_to_tree(struct csf_tree *tree, const struct csf_snap *t)
+CSF_PUBLIC void csf_tree_add_snap(struct csf_tree *tree,
+				    const struct csf_snap *t)
 {
-	struct group_sum g = group_of_snap(t);
+	struct csf_group g = csf_group_of_snap(t);
 
 	tree->run_ns += g.time_ns[CSF_STATE_RUNNING];
 	tree->runnable_ns += g.time_ns[CSF_STATE_RUNNABLE];
@@ -49,7 +52,7 @@ void group_add_to_tree(struct csf_tree *tree, const struct csf_snap *t)
 }
 
 /* The first entry whose tgid is not below @tgid. */
-static size_t lower_bound(const struct group_gone *gg, uint32_t tgid)
+static size_t lower_bound(const struct csf_gone *gg, uint32_t tgid)
 {
 	size_t lo = 0, hi = gg->n;
 
@@ -64,7 +67,7 @@ static size_t lower_bound(const struct group_gone *gg, uint32_t tgid)
 	return lo;
 }
 
-const struct group_sum *group_gone_find(const struct group_gone *gg,
+CSF_PUBLIC const struct csf_group *csf_gone_find(const struct csf_gone *gg,
 					uint32_t tgid)
 {
 	size_t at = lower_bound(gg, tgid);
@@ -72,10 +75,10 @@ const struct group_sum *group_gone_find(const struct group_gone *gg,
 	return at < gg->n && gg->v[at].tgid == tgid ? &gg->v[at] : NULL;
 }
 
-int group_gone_reserve(struct group_gone *gg, size_t n)
+CSF_PUBLIC int csf_gone_reserve(struct csf_gone *gg, size_t n)
 {
 	size_t cap = gg->cap ? gg->cap : 16;
-	struct group_sum *v;
+	struct csf_group *v;
 
 	if (n <= gg->cap)
 		return 0;
@@ -89,9 +92,10 @@ int group_gone_reserve(struct group_gone *gg, size_t n)
 	return 0;
 }
 
-int group_gone_copy(struct group_gone *dst, const struct group_gone *src)
+CSF_PUBLIC int csf_gone_copy(struct csf_gone *dst,
+			     const struct csf_gone *src)
 {
-	if (group_gone_reserve(dst, src->n))
+	if (csf_gone_reserve(dst, src->n))
 		return -ENOMEM;
 	if (src->n)
 		memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
@@ -99,12 +103,12 @@ int group_gone_copy(struct group_gone *dst, const struct group_gone *src)
 	return 0;
 }
 
-int group_gone_add(struct group_gone *gg, const struct group_sum *t)
+CSF_PUBLIC int csf_gone_add(struct csf_gone *gg, const struct csf_group *t)
 {
 	size_t at = lower_bound(gg, t->tgid);
 
 	if (at == gg->n || gg->v[at].tgid != t->tgid) {
-		if (group_gone_reserve(gg, gg->n + 1))
+		if (csf_gone_reserve(gg, gg->n + 1))
 			return -ENOMEM;
 		memmove(&gg->v[at + 1], &gg->v[at],
 			(gg->n - at) * sizeof(*gg->v));
@@ -112,11 +116,11 @@ int group_gone_add(struct group_gone *gg, const struct group_sum *t)
 		gg->v[at].tgid = t->tgid;
 		gg->n++;
 	}
-	group_add(&gg->v[at], t);
+	csf_group_add(&gg->v[at], t);
 	return 0;
 }
 
-void group_gone_keep(struct group_gone *gg,
+CSF_PUBLIC void csf_gone_keep(struct csf_gone *gg,
 		     int (*shown)(const void *arg, uint32_t tgid),
 		     const void *arg)
 {
@@ -128,12 +132,12 @@ void group_gone_keep(struct group_gone *gg,
 	gg->n = keep;
 }
 
-void group_gone_clear(struct group_gone *gg)
+CSF_PUBLIC void csf_gone_clear(struct csf_gone *gg)
 {
 	gg->n = 0;
 }
 
-void group_gone_free(struct group_gone *gg)
+CSF_PUBLIC void csf_gone_free(struct csf_gone *gg)
 {
 	free(gg->v);
 	memset(gg, 0, sizeof(*gg));
