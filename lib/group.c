@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * group.c - a process's or a tree's sums, and the exited threads' by
- * process (csf_csf_group_add(3)).
+ * process (csf_group_add(3)).
  */
 #include "config.h"
 
@@ -68,7 +68,7 @@ static size_t lower_bound(const struct csf_gone *gg, uint32_t tgid)
 }
 
 CSF_PUBLIC const struct csf_group *csf_gone_find(const struct csf_gone *gg,
-					uint32_t tgid)
+						 uint32_t tgid)
 {
 	size_t at = lower_bound(gg, tgid);
 
@@ -121,8 +121,8 @@ CSF_PUBLIC int csf_gone_add(struct csf_gone *gg, const struct csf_group *t)
 }
 
 CSF_PUBLIC void csf_gone_keep(struct csf_gone *gg,
-		     int (*shown)(const void *arg, uint32_t tgid),
-		     const void *arg)
+			      int (*shown)(const void *arg, uint32_t tgid),
+			      const void *arg)
 {
 	size_t keep = 0;
 
