@@ -252,7 +252,7 @@ ship_one() {
 	esac
 	mkdir -p "$(dirname "$dest")"
 	rm -rf "$dest"
-	cp -RL "$p" "$dest"
+	cp -RL "$p" "$dest" || return 1
 	find "$dest" -type f | while read -r f; do
 		is_elf "$f" && copy_libs "$f" "$root"
 		true
@@ -419,7 +419,9 @@ run_kernel() {
 	done
 	[ $run = bench ] && install -m 0755 "$srcdir/tests/bench/csftop_cost.sh" "$stage/tests/"
 	for t in "${ship[@]}"; do
-		ship_one "$t" "$stage"
+		# errexit does not reach here: a file gone since the start
+		# must fail the kernel, not leave a guest script without it
+		ship_one "$t" "$stage" || { kfail "$t: not copied into the initramfs"; return 1; }
 	done
 	# shellcheck disable=SC2086 # a list
 	ship_terminfo "$stage" $terms
