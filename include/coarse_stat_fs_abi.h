@@ -88,7 +88,9 @@
  * fields are added in reserved space or at the end of a record (sizes are
  * published in the header; a thread page's own abi_minor says which of its
  * fields exist): readers accept any minor and ignore what they do not
- * know.  Reserved fields read as zero.
+ * know.  Reserved fields read as zero.  coarse_stat_fs_abi_layout.h gives
+ * the layout in numbers, the same on x86-64 and arm64, and the module and
+ * the library assert it when they are built.
  *
  *   1.0  the first release.
  *   1.1  thread pages gain, after reserved[]: the interval histograms,

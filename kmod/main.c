@@ -10,6 +10,9 @@
 
 #include "csf.h"
 
+#define CSF_ABI_ASSERT(e) static_assert(e)
+#include "coarse_stat_fs_abi_layout.h"
+
 static int __init csf_init(void)
 {
 	int err;

@@ -9,6 +9,9 @@
 
 #include "internal.h"
 
+#define CSF_ABI_ASSERT(e) _Static_assert(e, #e)
+#include "coarse_stat_fs_abi_layout.h"
+
 int csf_seen_abi_major;
 
 /*
