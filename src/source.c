@@ -83,7 +83,7 @@ void source_pages(struct source *s, struct csf_session *ses,
 	};
 }
 
-void source_clock(struct source *s, const struct source_clock *clock)
+void source_set_clock(struct source *s, const struct source_clock *clock)
 {
 	s->clock = clock;
 }

@@ -73,7 +73,7 @@ void source_pages(struct source *s, struct csf_session *ses,
 		  const struct source_clock *clock);
 /* From now on the pages' samples are timed by @clock (an archive's keep
  * their recorded times). */
-void source_clock(struct source *s, const struct source_clock *clock);
+void source_set_clock(struct source *s, const struct source_clock *clock);
 /* The samples of @rp, opened from @name. */
 void source_archive(struct source *s, struct replay *rp, const char *name);
 

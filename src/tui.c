@@ -171,7 +171,7 @@ void tui_init(struct tui *t, const struct source_clock *clock,
 	memset(t, 0, sizeof(*t));
 	t->src = src;
 	t->in = in;
-	source_clock(in, clock);
+	source_set_clock(in, clock);
 	t->cmd = cmd;
 	t->speed = 1;
 	t->count = o->count;
