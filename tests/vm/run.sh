@@ -7,10 +7,11 @@
 # by scripts/kernels (image, modules, headers; never the host's own).  For
 # each: build kmod/ against its headers in BUILDDIR/tests/vm/out/NAME/kmod
 # (in its Debian build root when the host's toolchain is older, see
-# scripts/kernels), pack an initramfs (busybox-static, the
-# module, virtio_blk and its dependencies, the guest test programs, the guest
-# scripts, csftop and csf-demo, all with their shared libraries, a few
-# terminfo entries, tests/vm/guest-init.sh as /init), boot its vmlinuz
+# scripts/kernels), and the measuring module tests/vm/skew likewise; pack
+# an initramfs (busybox-static, both modules, virtio_blk and its
+# dependencies, the guest test programs, the guest scripts, csftop and
+# csf-demo, all with their shared libraries, a few terminfo entries,
+# tests/vm/guest-init.sh as /init), boot its vmlinuz
 # in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small virtio disk, the
 # arguments of its kernels.tab line), and judge the console log: every guest
 # program's and guest script's libcheck summary, the end marker, and dmesg.
@@ -277,6 +278,23 @@ ship_terminfo() {
 	done
 }
 
+# build_skew NAME KDIR OUT: the measuring module tests/vm/skew (not the
+# product's; guest_schedstat.sh loads it) into OUT/skew, as kmod/ is built.
+build_skew() {
+	local f
+	mkdir -p "$3/skew"
+	for f in "$srcdir"/tests/vm/skew/Kbuild "$srcdir"/tests/vm/skew/*.c; do
+		ln -s "$f" "$3/skew/${f##*/}"
+	done
+	if ! "$kernels_cmd" exec "$1" -b "$srcdir" -b "$3" -- \
+		make -C "$2" M="$3/skew" modules >"$3/skew-build.log" 2>&1 ||
+		grep -q 'warning:' "$3/skew-build.log"; then
+		cat "$3/skew-build.log"
+		kfail "tests/vm/skew: the build failed or warned"
+		return 1
+	fi
+}
+
 # kmods_for MODDIR MOD...: print the .ko paths (relative to MODDIR, a
 # kernel's lib/modules/REL) of MOD and its dependencies, dependencies
 # first; built-in modules print nothing.  Uses modules.dep, which already
@@ -383,6 +401,7 @@ run_kernel() {
 		[ -f "$out/kmod/coarse_stat_fs.ko" ] ||
 			{ cat "$out/kmod-build.log"; kfail "no coarse_stat_fs.ko after the build"; return 1; }
 		have_ko=yes
+		build_skew "$name" "$kdir" "$out" || return 1
 	elif [ "${CSF_VM_ALLOW_NO_KMOD:-0}" = 1 ]; then
 		say "$rel: warning: $srcdir/kmod/Makefile missing: booting without the module (CSF_VM_ALLOW_NO_KMOD=1)"
 	else
@@ -400,7 +419,10 @@ run_kernel() {
 	install -m 0755 "$srcdir/tests/vm/guest-init.sh" "$stage/init"
 	printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$stage/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
-	[ $have_ko = yes ] && cp "$out/kmod/coarse_stat_fs.ko" "$stage/lib/csf/"
+	if [ $have_ko = yes ]; then
+		cp "$out/kmod/coarse_stat_fs.ko" "$stage/lib/csf/"
+		cp "$out/skew/csf_skew.ko" "$stage/lib/csf/"
+	fi
 	local ko order=
 	for ko in $(kmods_for "$moddir" virtio_pci virtio_blk); do
 		local m=${ko##*/}; m=${m%%.ko*}
