@@ -83,6 +83,18 @@
  * after another never go back, but for the few cycles a CPU may read its
  * clock ahead of its earlier store becoming visible.
  *
+ * Switch stamps.  A context switch is stamped with the probe's own read of
+ * this clock in the sched_switch tracepoint, after the scheduler picked
+ * the next task.  The scheduler stamps it earlier, with the run queue
+ * clock read before the pick (schedstat's sum_exec_runtime and run_delay,
+ * next->se.exec_start).  So each switch moves the pick's time from one
+ * side to the other: into the running time of the task leaving and the
+ * runnable time of the task coming in (coarse_stat_fs(7), "Against the
+ * kernel's own numbers", gives it per kernel).  The pages keep the probe's
+ * stamp.  The scheduler's is on sched_clock, not on this clock, and to
+ * date a switch back to it would take from a state time a reader may
+ * already have extrapolated to its own later "now": totals would go back.
+ *
  * Versioning.  CSF_ABI_MAJOR changes when a field moves or changes meaning:
  * readers must refuse a major they do not know.  CSF_ABI_MINOR grows when
  * fields are added in reserved space or at the end of a record (sizes are

@@ -47,6 +47,25 @@
  *   task's wait stamp in one place (p->stats), and priority inheritance
  *   moves the lockers between them mid-wait.  A wait_sum that moved by
  *   more than the interval, or back, is said and not compared.
+ *
+ * The pick's time itself is measured, not assumed: the measuring module
+ * tests/vm/skew (csf_skew.c, loaded by guest_schedstat.sh) sees each
+ * switch just before coarse_stat_fs's probe and sums local_clock() minus
+ * the scheduler's stamp.  Over the interval its mean must lie within
+ * PICK_NS, as the bounds above assume, and its distribution is noted.
+ *
+ * Each CPU's idle time (idle and I/O wait) is held against /proc/stat's
+ * over the same interval.  /proc/stat's is the nohz idle time, which
+ * starts after the switch to the idle task (tick_nohz_idle_enter() in
+ * do_idle()) and ends before the switch away (tick_nohz_idle_exit()),
+ * and pauses for interrupts: so it lies inside the page's.  Both ends of
+ * /proc/stat are rounded to USER_HZ (10 ms), and each pair of reads is
+ * apart by what the clock around it measured.  The page's idle may be
+ * longer by a pick's time on each side of every idle period (csf_skew
+ * counts the switches to idle) and by the interrupts the CPU took
+ * (/proc/interrupts), each within PICK_NS as well.  The workload keeps
+ * every CPU busy, so this holds the accounting of a loaded machine; the
+ * mostly idle one is test_cpu_page's.
  */
 #include <dirent.h>
 #include <signal.h>
@@ -60,11 +79,15 @@
 #include "vmtest.h"
 
 #define MAX_TASKS 512
+#define MAX_CPUS 64
+#define USER_HZ_NS 10000000ll		/* /proc/stat's unit */
+#define SKEW_STATS "/sys/module/csf_skew/parameters/stats"
+#define SKEW_BUCKETS 32
 #define SLEEPERS 8			/* --sleep-max */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define RUN_MS 3000
-#define PICK_NS 200000ll		/* a pick under TCG; 183 us seen */
+#define PICK_NS 200000ll		/* a pick under TCG: check_skew() */
 #define STALL_NS 60000000ll		/* one stalled vCPU; 17 ms seen */
 
 struct side {
@@ -81,6 +104,23 @@ struct task {
 	struct csf_thread_map *map;
 	struct side a, b;
 	int have_a, have_b;
+};
+
+/*
+ * csf_skew's totals: bucket k counts differences d with fls64(d) == k;
+ * idle[n], the switches to CPU n's idle task.
+ */
+struct skew {
+	unsigned long long n, sum, max, negative, bucket[SKEW_BUCKETS];
+	unsigned long long idle[MAX_CPUS];
+};
+
+/* One CPU at a stop: the page, /proc/stat, the clock around both. */
+struct cpu_side {
+	struct vm_cpu_sample page;
+	struct vm_proc_cpu proc;
+	uint64_t bracket_ns;
+	unsigned long long irqs;	/* /proc/interrupts, its column */
 };
 
 static struct task tasks[MAX_TASKS];
@@ -299,6 +339,151 @@ static pid_t start_workload(int nhogs)
 	return pid;
 }
 
+static void read_skew(struct skew *k, int ncpus)
+{
+	FILE *f = fopen(SKEW_STATS, "r");
+	int n;
+
+	ck_assert_msg(f != NULL, "%s: csf_skew is not loaded", SKEW_STATS);
+	n = fscanf(f, "%llu %llu %llu %llu", &k->n, &k->sum, &k->max,
+		   &k->negative);
+	for (int b = 0; n == 4 + b && b < SKEW_BUCKETS; b++)
+		n += fscanf(f, "%llu", &k->bucket[b]);
+	for (int c = 0; n == 4 + SKEW_BUCKETS + c && c < ncpus; c++)
+		n += fscanf(f, "%llu", &k->idle[c]);
+	fclose(f);
+	ck_assert_int_eq(n, 4 + SKEW_BUCKETS + ncpus);
+}
+
+/* The upper edge of the bucket that holds the @q quantile of @d, ns. */
+static unsigned long long skew_quantile(const struct skew *d, double q)
+{
+	unsigned long long seen = 0;
+
+	for (int b = 0; b < SKEW_BUCKETS; b++) {
+		seen += d->bucket[b];
+		if (seen >= q * (double)d->n)
+			return 1ull << b;
+	}
+	return 1ull << (SKEW_BUCKETS - 1);
+}
+
+/* The picks of the interval, from csf_skew at the two stops. */
+static void check_skew(const struct skew *a, const struct skew *b)
+{
+	struct skew d = { .n = b->n - a->n, .sum = b->sum - a->sum };
+
+	for (int i = 0; i < SKEW_BUCKETS; i++)
+		d.bucket[i] = b->bucket[i] - a->bucket[i];
+	ck_assert_msg(b->negative == 0,
+		      "%llu switches with exec_start later than local_clock()",
+		      b->negative);
+	ck_assert_uint_gt(d.n, 0);
+	vm_note("pick to probe over %llu switches: mean %llu us, p50 < %llu "
+		"us, p99 < %llu us; max %llu us since load", d.n,
+		d.sum / d.n / 1000, skew_quantile(&d, 0.5) / 1000,
+		skew_quantile(&d, 0.99) / 1000, b->max / 1000);
+	ck_assert_msg(d.sum / d.n <= (unsigned long long)(PICK_NS * vm_slow()),
+		      "the mean pick took %llu us, the bounds assume %lld us",
+		      d.sum / d.n / 1000, PICK_NS * vm_slow() / 1000);
+}
+
+/* Each CPU's column of /proc/interrupts, summed into c[cpu].irqs. */
+static void read_irqs(struct cpu_side *c, int ncpus)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[1024];
+
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < ncpus; i++)
+		c[i].irqs = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[MAX_CPUS];
+		char *p = strchr(line, ':'), *end;
+		int n = 0;
+
+		for (p = p ? p + 1 : NULL; p && n < ncpus; p = end, n++) {
+			v[n] = strtoull(p, &end, 10);
+			if (end == p)
+				break;
+		}
+		/* the per-CPU rows; ERR and MIS have one total */
+		for (int i = 0; n == ncpus && i < ncpus; i++)
+			c[i].irqs += v[i];
+	}
+	fclose(f);
+}
+
+/* Each CPU's page and /proc/stat line, and its interrupts. */
+static void read_cpus(const struct vm_cpu_page *p, struct cpu_side *c,
+		      int ncpus)
+{
+	read_irqs(c, ncpus);
+	for (int i = 0; i < ncpus; i++) {
+		uint64_t t0 = vm_mono_ns();
+
+		vm_cpu_read(p, (unsigned int)i, &c[i].page);
+		vm_proc_stat_cpu((unsigned int)i, &c[i].proc);
+		c[i].bracket_ns = vm_mono_ns() - t0;
+	}
+}
+
+static uint64_t page_ns(const struct vm_cpu_page *p,
+			const struct cpu_side *a, const struct cpu_side *b,
+			int state)
+{
+	return vm_ticks_to_ns(p->hdr, b->page.time[state] -
+				      a->page.time[state]);
+}
+
+static uint64_t proc_ns(const struct cpu_side *a, const struct cpu_side *b,
+			int first, int last)
+{
+	uint64_t ns = 0;
+
+	for (int i = first; i <= last; i++)
+		ns += b->proc.ns[i] - a->proc.ns[i];
+	return ns;
+}
+
+/*
+ * CPU @cpu's idle time, the page's against /proc/stat's (see the top),
+ * over an interval with @periods idle periods begun in it.
+ */
+static void compare_cpu(const struct vm_cpu_page *p, int cpu,
+			const struct cpu_side *a, const struct cpu_side *b,
+			int64_t periods)
+{
+	int64_t idle = (int64_t)(page_ns(p, a, b, CSF_CPU_IDLE) +
+				 page_ns(p, a, b, CSF_CPU_IOWAIT));
+	int64_t total = idle + (int64_t)page_ns(p, a, b, CSF_CPU_BUSY);
+	int64_t pidle = (int64_t)proc_ns(a, b, CSF_STAT_IDLE,
+					 CSF_STAT_IOWAIT);
+	int64_t ptotal = (int64_t)proc_ns(a, b, 0, CSF_STAT_STEAL);
+	int64_t slack = 2 * USER_HZ_NS + (int64_t)(a->bracket_ns +
+						   b->bracket_ns);
+	int64_t irqs = (int64_t)(b->irqs - a->irqs);
+	int64_t over = slack + ((periods + 1) * 2 + irqs) * PICK_NS *
+		       vm_slow() + STALL_NS;
+
+	vm_note("cpu %d: idle %lld ms, /proc/stat %lld ms; busy %lld ms, "
+		"/proc/stat %lld ms; %lld idle periods, %lld interrupts",
+		cpu, (long long)idle / 1000000, (long long)pidle / 1000000,
+		(long long)(total - idle) / 1000000,
+		(long long)(ptotal - pidle) / 1000000, (long long)periods,
+		(long long)irqs);
+	ck_assert_msg(idle >= pidle - slack,
+		      "cpu %d: idle %lld us, /proc/stat's nohz idle %lld us: "
+		      "more than %lld us under it", cpu, (long long)idle / 1000,
+		      (long long)pidle / 1000, (long long)slack / 1000);
+	ck_assert_msg(idle <= pidle + over,
+		      "cpu %d: idle %lld us, /proc/stat's nohz idle %lld us: "
+		      "more than %lld us over it (%lld idle periods, %lld "
+		      "interrupts)", cpu, (long long)idle / 1000,
+		      (long long)pidle / 1000, (long long)over / 1000,
+		      (long long)periods, (long long)irqs);
+}
+
 static int compared, short_threads;
 static int64_t short_waits, short_ns;
 
@@ -398,10 +583,15 @@ static void attach_one(pid_t pid, pid_t tid, char state)
 
 START_TEST(schedstat_agrees)
 {
-	int hogs = vm_possible_cpus() + 1, want, status;
+	int ncpus = vm_possible_cpus(), hogs = ncpus + 1, want, status;
+	struct cpu_side cpu_a[MAX_CPUS], cpu_b[MAX_CPUS];
+	struct skew skew_a, skew_b;
+	struct vm_cpu_page page;
 	int64_t wall;
 
 	ck_assert_int_ge(csf_clock(), 0);
+	ck_assert_int_le(ncpus, MAX_CPUS);
+	vm_cpu_map(&page);
 	ck_assert_int_eq(vm_write_file("/proc/sys/kernel/sched_schedstats",
 				       "1"), 0);
 	pgid = start_workload(hogs);
@@ -412,11 +602,15 @@ START_TEST(schedstat_agrees)
 	each_task(add_task);
 	for (size_t i = 0; i < ntasks; i++)
 		tasks[i].have_a = !read_side(&tasks[i], &tasks[i].a);
+	read_skew(&skew_a, ncpus);
+	read_cpus(&page, cpu_a, ncpus);
 	wall = (int64_t)vm_mono_ns();
 	ck_assert_int_eq(kill(-pgid, SIGCONT), 0);
 	vm_sleep_ms(RUN_MS);
 	stop_all();
 	wall = (int64_t)vm_mono_ns() - wall;
+	read_cpus(&page, cpu_b, ncpus);
+	read_skew(&skew_b, ncpus);
 	for (size_t i = 0; i < ntasks; i++)
 		tasks[i].have_b = tasks[i].have_a &&
 				  !read_side(&tasks[i], &tasks[i].b);
@@ -432,6 +626,11 @@ START_TEST(schedstat_agrees)
 		(long long)short_waits);
 	/* all but a dd that ended in the interval */
 	ck_assert_int_ge(compared, want - 1);
+	check_skew(&skew_a, &skew_b);
+	for (int i = 0; i < ncpus; i++)
+		compare_cpu(&page, i, &cpu_a[i], &cpu_b[i],
+			    (int64_t)(skew_b.idle[i] - skew_a.idle[i]));
+	vm_cpu_unmap(&page);
 }
 END_TEST
 
