@@ -13,7 +13,8 @@
 #      $CSF_VM_KERNELS or of the installed ones), which prints:
 #      pingpong (context-switch cost: module not loaded, loaded with no
 #      thread registered, loaded with both threads registered; median of 9
-#      runs), forkloop (what a fork+exit+wait costs: module not loaded,
+#      runs; then with both registered, without and with tests/vm/skew's
+#      probe, which reads the scheduler's own stamp), forkloop (what a fork+exit+wait costs: module not loaded,
 #      loaded with nothing registered, and under an inheriting registration
 #      that registers every child at its fork; median of 9 runs),
 #      bench_snap on the real module with clock=tsc and clock=mono,

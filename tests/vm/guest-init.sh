@@ -173,12 +173,34 @@ bench_rounds() {
 		r2="$r2 $($1 "$2")"
 		bench_unload
 	done
+	bench_table "not loaded:$r0" "$3:$r1" "$4:$r2"
+}
+# bench_table "LABEL:RUNS"...: a row per case, its median and its runs
+bench_table() {
 	bsay "$(printf '%-38s %8s  %s' "module" "median" "runs")"
-	for row in "not loaded:$r0" "$3:$r1" "$4:$r2"; do
+	for row in "$@"; do
 		runs=${row#*:}
 		med=$(echo $runs | tr ' ' '\n' | grep -E '^[0-9]+$' | median)
 		bsay "$(printf '%-38s %8s  %s' "${row%%:*}" "${med:-?}" "$runs")"
 	done
+}
+# What reading the scheduler's own stamp at each switch would cost the
+# hook: pingpong -r without and with tests/vm/skew's probe, which reads
+# local_clock() and next->se.exec_start (coarse_stat_fs(7), "Each
+# switch"), in turn over 9 rounds.
+bench_skew() {
+	r1='' r2=''
+	# shellcheck disable=SC2034 # i counts the rounds
+	for i in 1 2 3 4 5 6 7 8 9; do
+		bench_load tsc
+		r1="$r1 $(pingpong_ns -r)"
+		insmod /lib/csf/csf_skew.ko
+		r2="$r2 $(pingpong_ns -r)"
+		rmmod csf_skew
+		bench_unload
+	done
+	bench_table "loaded, both registered (-r):$r1" \
+		"and csf_skew's probe:$r2"
 }
 if [ "$CSF_VM_RUN" = bench ]; then
 	dmesg -n 1
@@ -187,6 +209,9 @@ if [ "$CSF_VM_RUN" = bench ]; then
 	bsay "== pingpong: two threads on CPU 0 bounce a byte over pipes (ns per round trip; 9 rounds, the three cases in turn) =="
 	bench_rounds pingpong_ns -r "loaded, no thread registered" \
 		"loaded, both threads registered (-r)"
+	bsay ""
+	bsay "== pingpong -r with and without a probe that reads the scheduler's stamp (tests/vm/skew) =="
+	bench_skew
 	bsay ""
 	bsay "== forkloop: fork, child exits, wait (ns per fork; 9 rounds, the three cases in turn) =="
 	bench_rounds forkloop_ns -i "loaded, nothing registered" \
