@@ -61,6 +61,13 @@ static struct csf_cpu_snap mkcpu(uint64_t now, uint64_t busy, uint64_t idle,
 	return c;
 }
 
+/* A sample of @n threads and no CPUs at @now_ns, which must succeed. */
+static void feed(struct model *m, const struct csf_snap *s, size_t n,
+		 uint64_t now_ns)
+{
+	ck_assert_int_eq(model_sample(m, s, NULL, n, NULL, 0, now_ns), 0);
+}
+
 static const struct row *find(const struct screen *s, uint32_t tid)
 {
 	for (size_t i = 0; i < s->nrows; i++)
@@ -246,7 +253,7 @@ START_TEST(test_sort_ties_broken_by_tid)
 	size_t idx[3];
 
 	model_init(&m, ident);
-	ck_assert_int_eq(model_sample(&m, s, NULL, 3, NULL, 0, 0), 0);
+	feed(&m, s, 3, 0);
 	ck_assert_uint_eq(select_rows(model_shown(&m), NULL, COL_COMM, 1,
 				       idx), 3);
 	ck_assert_uint_eq(model_shown(&m)->rows[idx[0]].snap.tid, 10);
@@ -499,12 +506,9 @@ START_TEST(test_thread_rows)
 		const struct row *r;
 
 		model_init(&m, ident);
-		ck_assert_int_eq(model_sample(&m, &c->a, NULL, 1, NULL, 0, 0),
-				 0);
+		feed(&m, &c->a, 1, 0);
 		if (c->b.tid)
-			ck_assert_int_eq(model_sample(&m, &c->b, NULL, 1, NULL,
-						      0, c->b.now - c->a.now),
-					 0);
+			feed(&m, &c->b, 1, c->b.now - c->a.now);
 		r = find(model_shown(&m), 1);
 		ck_assert_ptr_nonnull(r);
 		ck_assert_msg((r->flags & c->set) == c->set &&
@@ -539,10 +543,10 @@ START_TEST(test_exited_thread_lingers_then_goes)
 		const struct row *r;
 
 		model_init(&m, ident);
-		model_sample(&m, a, NULL, 2, NULL, 0, 0);
+		feed(&m, a, 2, 0);
 		a[0].now = a[1].now = 11 * SEC;
 		a[1].state = CSF_STATE_EXITED;
-		model_sample(&m, a, NULL, n, NULL, 0, SEC);
+		feed(&m, a, n, SEC);
 		r = find(model_shown(&m), 2);
 		ck_assert_ptr_nonnull(r);
 		ck_assert(r->flags & ROW_EXITED);
@@ -550,10 +554,9 @@ START_TEST(test_exited_thread_lingers_then_goes)
 		ck_assert_double_eq(value(r, COL_VCSW_RATE), 0);
 		ck_assert_uint_eq(model_shown(&m)->nthreads, 1);
 		/* still there just before the linger time, gone at it */
-		model_sample(&m, a, NULL, n, NULL, 0,
-			     SEC + MODEL_LINGER_NS - 1);
+		feed(&m, a, n, SEC + MODEL_LINGER_NS - 1);
 		ck_assert_ptr_nonnull(find(model_shown(&m), 2));
-		model_sample(&m, a, NULL, n, NULL, 0, SEC + MODEL_LINGER_NS);
+		feed(&m, a, n, SEC + MODEL_LINGER_NS);
 		ck_assert_ptr_null(find(model_shown(&m), 2));
 		ck_assert_ptr_nonnull(find(model_shown(&m), 1));
 		model_free(&m);
@@ -597,32 +600,32 @@ START_TEST(test_process_keeps_exited_threads_sums)
 	a[1].time[CSF_STATE_RUNNING] = 30 * MS;
 	a[1].wakeups = 7;
 	model_init(&m, ident);
-	model_sample(&m, a, NULL, 2, NULL, 0, 0);
+	feed(&m, a, 2, 0);
 	ck_assert_int_eq(proc_run(&m.live, 1, &w), 130 * MS);
 	/* the worker exits, then lingers out; its sums stay */
 	a[1].state = CSF_STATE_EXITED;
-	model_sample(&m, a, NULL, 2, NULL, 0, t += SEC);
-	model_sample(&m, a, NULL, 1, NULL, 0, t += MODEL_LINGER_NS);
+	feed(&m, a, 2, t += SEC);
+	feed(&m, a, 1, t += MODEL_LINGER_NS);
 	ck_assert_ptr_null(find(&m.live, 2));
 	ck_assert_int_eq(proc_run(&m.live, 1, &w), 130 * MS);
 	ck_assert_uint_eq(w, 7);
 	a[0].time[CSF_STATE_RUNNING] = 150 * MS;
-	model_sample(&m, a, NULL, 1, NULL, 0, t += SEC);
+	feed(&m, a, 1, t += SEC);
 	ck_assert_int_eq(proc_run(&m.live, 1, &w), 180 * MS);
 	ck_assert_int_eq(model_freeze(&m), 0);
 	ck_assert_int_eq(proc_run(model_shown(&m), 1, &w), 180 * MS);
 	model_live(&m);
 	/* a replay's jump starts afresh: what it saw before is not added */
 	model_restart(&m);
-	model_sample(&m, a, NULL, 1, NULL, 0, t += SEC);
+	feed(&m, a, 1, t += SEC);
 	ck_assert_int_eq(proc_run(&m.live, 1, &w), 150 * MS);
 	/* the process goes; one of the same tgid starts afresh */
-	model_sample(&m, a, NULL, 0, NULL, 0, t += SEC);
-	model_sample(&m, a, NULL, 0, NULL, 0, t += MODEL_LINGER_NS);
+	feed(&m, a, 0, t += SEC);
+	feed(&m, a, 0, t += MODEL_LINGER_NS);
 	ck_assert_int_eq(proc_run(&m.live, 1, &w), -1);
 	a[0].registered_at = 2;
 	a[0].time[CSF_STATE_RUNNING] = 5 * MS;
-	model_sample(&m, a, NULL, 1, NULL, 0, t += SEC);
+	feed(&m, a, 1, t += SEC);
 	ck_assert_int_eq(proc_run(&m.live, 1, &w), 5 * MS);
 	/* the frozen screen kept its own */
 	ck_assert_int_eq(proc_run(&m.frozen, 1, &w), 180 * MS);
@@ -638,7 +641,7 @@ START_TEST(test_counts_threads_and_processes)
 
 	s[3].state = CSF_STATE_EXITED;
 	model_init(&m, ident);
-	model_sample(&m, s, NULL, 4, NULL, 0, 0);
+	feed(&m, s, 4, 0);
 	ck_assert_uint_eq(model_shown(&m)->nrows, 4);
 	ck_assert_uint_eq(model_shown(&m)->nthreads, 3);
 	ck_assert_uint_eq(model_shown(&m)->nprocs, 2);
@@ -658,11 +661,11 @@ START_TEST(test_freeze_stops_screen_sampling_goes_on)
 	c.now += SEC;
 	c.time[CSF_STATE_RUNNING] += 100 * MS;
 	model_init(&m, ident);
-	model_sample(&m, &a, NULL, 1, NULL, 0, 0);
-	model_sample(&m, &b, NULL, 1, NULL, 0, SEC);
+	feed(&m, &a, 1, 0);
+	feed(&m, &b, 1, SEC);
 	ck_assert_int_eq(model_freeze(&m), 0);
 	ck_assert_int_eq(m.mode, MODE_FROZEN);
-	model_sample(&m, &c, NULL, 1, NULL, 0, 2 * SEC);
+	feed(&m, &c, 1, 2 * SEC);
 	/* shown: still B's 50%; live moved on to 10% */
 	ck_assert_double_eq_tol(pct_of(find(model_shown(&m), 1), 0), 50.0,
 				1e-9);
@@ -686,7 +689,7 @@ static void build_diff(struct model *m)
 	model_init(m, ident);
 	a[0].time[CSF_STATE_RUNNING] = SEC;
 	a[0].nvcsw = 10;
-	model_sample(m, a, NULL, 3, NULL, 0, 0);
+	feed(m, a, 3, 0);
 	ck_assert_int_eq(model_diff(m), 0);	/* no A yet: takes A */
 	ck_assert_int_eq(m->mode, MODE_FROZEN);
 	model_live(m);
@@ -703,7 +706,7 @@ static void build_diff(struct model *m)
 	b[2].registered_at = 11 * SEC;
 	b[2].time[CSF_STATE_RUNNING] = SEC;
 	nb = 3;		/* thread 3 is not in B's sample: it exited */
-	model_sample(m, b, NULL, nb, NULL, 0, 2 * SEC);
+	feed(m, b, nb, 2 * SEC);
 	ck_assert_int_eq(model_diff(m), 1);
 	ck_assert_int_eq(m->mode, MODE_DIFF);
 }
@@ -761,11 +764,11 @@ START_TEST(test_diff_exited_after_linger)
 	const struct row *r;
 
 	model_init(&m, ident);
-	model_sample(&m, a, NULL, 2, NULL, 0, 0);
+	feed(&m, a, 2, 0);
 	model_freeze(&m);
 	model_live(&m);
-	model_sample(&m, a, NULL, 1, NULL, 0, SEC);
-	model_sample(&m, a, NULL, 1, NULL, 0, 10 * SEC);	/* 2 lingered out */
+	feed(&m, a, 1, SEC);
+	feed(&m, a, 1, 10 * SEC);	/* 2 lingered out */
 	ck_assert_ptr_null(find(&m.live, 2));
 	ck_assert_int_eq(model_diff(&m), 1);
 	r = find(model_shown(&m), 2);
@@ -1281,7 +1284,7 @@ START_TEST(test_batch_text_frame_as_on_its_own)
 			if (lcg(&x) % 17)
 				in[n++] = *t;
 		}
-		ck_assert_int_eq(model_sample(&m, in, NULL, n, NULL, 0, now), 0);
+		feed(&m, in, n, now);
 		o.sort_col = (enum col)(f % COL_NR);
 		o.sort_desc = f % 2;
 		o.processes = f / 5 % 2;
