@@ -288,7 +288,8 @@ build_skew() {
 	done
 	if ! "$kernels_cmd" exec "$1" -b "$srcdir" -b "$3" -- \
 		make -C "$2" M="$3/skew" modules >"$3/skew-build.log" 2>&1 ||
-		grep -q 'warning:' "$3/skew-build.log"; then
+		grep -qE 'csf_skew\.c:[0-9]+(:[0-9]+)?: (warning|error)' \
+			"$3/skew-build.log"; then
 		cat "$3/skew-build.log"
 		kfail "tests/vm/skew: the build failed or warned"
 		return 1
