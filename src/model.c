@@ -151,13 +151,12 @@ static void slot_free(struct model *m, uint32_t k)
 static void waits_of(struct row *r, const struct csf_hist *span,
 		     const struct csf_hist *last)
 {
-	struct csf_hist_summary runq, off;
+	struct csf_hist_summary runq;
 
 	csf_hist_summarize(span, CSF_HIST_STATE(CSF_STATE_RUNNABLE), &runq);
-	csf_hist_summarize(span, CSF_HIST_OFF_CPU, &off);
 	r->waits.runnable_p99_ns = runq.p99_ns;
 	r->waits.runnable_max_ns = runq.max_ns;
-	r->waits.wait_p99_ns = off.p99_ns;
+	r->waits.wait_p99_ns = csf_hist_quantile(span, CSF_HIST_OFF_CPU, 0.99);
 	r->waits.waker = last->waker;
 	r->waits.preemptor = last->preemptor;
 	r->flags |= ROW_WAITS;
