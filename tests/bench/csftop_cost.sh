@@ -34,6 +34,8 @@
 # measured for it, in the same run and right after csftop's own, on a
 # second line per N marked "before", so that a change is judged by two
 # figures taken side by side rather than by two runs on a noisy machine.
+# In pages mode, with valgrind installed, both are also counted in
+# instructions per frame at 1,000 threads (see "Instructions" below).
 #
 # csftop, csf-demo, cputime, sleepers, mkfakeroot and churn are looked for
 # next to this script, in the build tree, or named by $CSFTOP, $CSF_DEMO,
@@ -302,6 +304,56 @@ if [ "$mode" = pages ] && [ -n "$CHURN" ]; then
 	kill $wl
 	wait $wl 2>/dev/null
 	wl=
+	unset CSF_ROOT
+fi
+# Instructions per frame: CPU time on a shared machine scatters by a third
+# from run to run, so a before/after judged to 10% needs a count that does
+# not: callgrind's count of 21 frames less 1, in batch text, CSV, and the
+# screen at 200x50 (the script driver, a frame per ":sample").  Idle, the
+# count repeats to a few parts in 10,000; busy, churn writes in real time,
+# so how many pages changed between two frames varies by a few percent.
+ir() {	# ir FRAMES CSFTOP [ARG]...: callgrind's instruction count
+	n=$1
+	shift
+	vg="valgrind --tool=callgrind --callgrind-out-file=/dev/null"
+	if [ "$1" = tui ]; then
+		i=0
+		while [ $i -lt "$n" ]; do echo :sample; i=$((i + 1)); done > "$work/script"
+		echo q >> "$work/script"
+		CSFTOP_SCRIPT=$work/script CSFTOP_SCRIPT_SIZE=200x50 $vg "$2" \
+			2>&1 >/dev/null
+	else
+		$vg "$@" -b -n "$n" -d 10 2>&1 >/dev/null
+	fi | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+ir_frame() { echo $((($(ir 21 "$@") - $(ir 1 "$@")) / 20)); }
+ir_row() {	# ir_row LABEL: after, before and their ratio for each output
+	out="instructions per frame, $1:"
+	for o in "" "-o csv" tui; do
+		# shellcheck disable=SC2086 # $o is empty, one or two words
+		if [ "$o" = tui ]; then
+			a=$(ir_frame tui "$CSFTOP") b=$(ir_frame tui "$CSFTOP_BEFORE")
+		else
+			a=$(ir_frame "$CSFTOP" $o) b=$(ir_frame "$CSFTOP_BEFORE" $o)
+		fi
+		out="$out ${o:-text} $a/$b = $(div "$a" "$b")x;"
+	done
+	echo "$out"
+}
+if [ "$mode" = pages ] && [ -n "${CSFTOP_BEFORE:-}" ] &&
+   command -v valgrind > /dev/null; then
+	CSF_ROOT=$work/root1000
+	export CSF_ROOT
+	ir_row "1000 threads idle, after/before"
+	if [ -n "$CHURN" ]; then
+		"$CHURN" "$CSF_ROOT" 2000 > "$work/churn.out" 2>&1 &
+		wl=$!
+		wait_ready "$work/churn.out"
+		ir_row "1000 threads busy, after/before"
+		kill $wl
+		wait $wl 2>/dev/null
+		wl=
+	fi
 	unset CSF_ROOT
 fi
 [ "$top_kind" = procps ] || echo "top: $top_kind (procps top -H -p is needed for the comparison)"
