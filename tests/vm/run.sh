@@ -283,11 +283,11 @@ ship_terminfo() {
 build_skew() {
 	local f
 	mkdir -p "$3/skew"
-	for f in "$srcdir"/tests/vm/skew/Kbuild "$srcdir"/tests/vm/skew/*.c; do
+	for f in "$srcdir"/tests/vm/skew/{Kbuild,Makefile} "$srcdir"/tests/vm/skew/*.c; do
 		ln -s "$f" "$3/skew/${f##*/}"
 	done
 	if ! "$kernels_cmd" exec "$1" -b "$srcdir" -b "$3" -- \
-		make -C "$2" M="$3/skew" modules >"$3/skew-build.log" 2>&1 ||
+		make -C "$3/skew" KDIR="$2" >"$3/skew-build.log" 2>&1 ||
 		grep -qE 'csf_skew\.c:[0-9]+(:[0-9]+)?: (warning|error)' \
 			"$3/skew-build.log"; then
 		cat "$3/skew-build.log"
