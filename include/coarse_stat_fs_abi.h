@@ -42,13 +42,21 @@
  * Clock.  Every timestamp and every duration in these pages is in "ticks"
  * of one clock, named by csf_cpu_header.clock:
  *
- *   CSF_CLOCK_TSC   the x86 time-stamp counter as returned by RDTSC in user
- *                   space (same TSC offset as the kernel sees);
- *   CSF_CLOCK_MONO  nanoseconds of CLOCK_MONOTONIC, as clock_gettime()
- *                   returns them.
+ *   CSF_CLOCK_TSC     the x86 time-stamp counter as returned by RDTSC in
+ *                     user space (same TSC offset as the kernel sees);
+ *   CSF_CLOCK_MONO    nanoseconds of CLOCK_MONOTONIC, as clock_gettime()
+ *                     returns them;
+ *   CSF_CLOCK_CNTVCT  the arm64 generic timer's virtual count, CNTVCT_EL0
+ *                     as user space reads it, in ticks of CNTFRQ_EL0.
  *
  * The clock is chosen when the module loads and never changes while it is
- * loaded.  Convert a duration to nanoseconds with
+ * loaded.  The counter of the architecture (TSC, CNTVCT) is chosen where
+ * the kernel lets user space read it as its own vDSO does: on x86 a TSC
+ * the kernel trusts, on arm64 a virtual count that no CPU traps (no
+ * counter erratum's workaround).  Elsewhere it is CSF_CLOCK_MONO.  A
+ * reader reads the counter with the vDSO's ordering: on arm64 an ISB
+ * before the MRS, and later loads made to wait for its value.
+ * Convert a duration to nanoseconds with
  *
  *   ns = (ticks * clock_mult) >> clock_shift      (128-bit product)
  *
@@ -132,6 +140,7 @@
 enum csf_clock {
 	CSF_CLOCK_TSC = 1,
 	CSF_CLOCK_MONO = 2,
+	CSF_CLOCK_CNTVCT = 3,	/* arm64 */
 };
 
 /* csf_cpu_header.flags */

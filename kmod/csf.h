@@ -12,6 +12,9 @@
 #include <linux/timekeeping.h>
 #include <linux/spinlock.h>
 #include <linux/mm.h>
+#ifdef CONFIG_ARM64
+#include <asm/arch_timer.h>
+#endif
 
 #include "compat.h"
 #ifndef HAVE_VMF_INSERT_MIXED_PFN
@@ -29,22 +32,27 @@ extern unsigned int csf_stat_period_ms;
 extern char *csf_clock_mode;
 int csf_params_check(void);
 
-/* clock.c */
-DECLARE_STATIC_KEY_FALSE(csf_clock_tsc);
+/* clock.c: on when the pages are on the architecture's counter */
+DECLARE_STATIC_KEY_FALSE(csf_clock_counter);
 /* The cpu header's conversion, for the state machine's histograms. */
 extern struct csf_state_clock csf_state_clk;
 
 /* The clock of every timestamp in the pages; see the ABI header. */
 static __always_inline u64 csf_now(void)
 {
-#ifdef CONFIG_X86_TSC
-	if (static_branch_likely(&csf_clock_tsc))
+#if defined(CONFIG_X86_TSC)
+	if (static_branch_likely(&csf_clock_counter))
 		return rdtsc();
+#elif defined(CONFIG_ARM64)
+	/* ISB; MRS, and later loads wait for the value: the vDSO's read */
+	if (static_branch_likely(&csf_clock_counter))
+		return __arch_counter_get_cntvct();
 #endif
 	return ktime_get_mono_fast_ns();
 }
 
 int csf_clock_init(const char *mode, struct csf_cpu_header *hdr);
+const char *csf_clock_label(const struct csf_cpu_header *hdr);
 void csf_clock_check(struct csf_cpu_header *hdr);
 
 /* cpu.c: the cpu file */
@@ -149,9 +157,12 @@ static inline vm_fault_t csf_insert_pfn(struct vm_fault *vmf,
  * the next reader would see that state's total lower; a vCPU stopped
  * there by its host (or by qemu's single-threaded TCG, for a round-robin
  * slice) holds that window open for milliseconds.  What remains is the
- * store buffer: x86 may read the TSC before the odd count is visible to
- * other CPUs, a few cycles, which an smp_mb() would close at about the
- * price of the clock read itself on every switch.
+ * store buffer: x86 may read the TSC, and arm64 CNTVCT_EL0 (its ISB waits
+ * for no store), before the odd count is visible to other CPUs: for as
+ * long as a store takes to drain, which an smp_mb() would close at about
+ * the price of the clock read itself on every switch.  The smp_wmb()s
+ * order the record's stores between the two counts on both, as the
+ * kernel's own seqcount does, and the reader's loads pair with them.
  */
 static __always_inline void csf_write_begin(__u32 *seq)
 {

@@ -32,7 +32,7 @@ static int __init csf_init(void)
 		goto out_hooks;
 
 	pr_info("coarse_stat_fs: clock %s, %u CPUs, up to %u threads\n",
-		csf_cpu_hdr->clock == CSF_CLOCK_TSC ? "tsc" : "mono",
+		csf_clock_label(csf_cpu_hdr),
 		nr_cpu_ids, csf_max_threads);
 	return 0;
 

@@ -21,7 +21,7 @@ MODULE_PARM_DESC(stat_period_ms,
 char *csf_clock_mode = "auto";
 module_param_named(clock, csf_clock_mode, charp, 0444);
 MODULE_PARM_DESC(clock,
-		 "auto (TSC when the kernel trusts it), tsc or mono (CLOCK_MONOTONIC ns)");
+		 "auto (the CPU's counter where the vDSO reads it), tsc (x86), cntvct (arm64) or mono (CLOCK_MONOTONIC ns)");
 
 int __init csf_params_check(void)
 {

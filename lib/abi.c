@@ -55,13 +55,9 @@ int csf_cpu_header_check(const struct csf_cpu_header *h)
 	    h->header_size % _Alignof(struct csf_cpu_record) ||
 	    h->record_size % _Alignof(struct csf_cpu_record))
 		return -EPROTO;
-#if defined(__x86_64__) || defined(__i386__)
-	if (h->clock != CSF_CLOCK_TSC && h->clock != CSF_CLOCK_MONO)
+	/* a counter other than ours is a clock this CPU cannot read */
+	if (h->clock != CSF_CLOCK_MONO &&
+	    (!CSF_CLOCK_COUNTER || h->clock != CSF_CLOCK_COUNTER))
 		return -EPROTO;
-#else
-	/* no TSC to read here: the pages would be on a clock we lack */
-	if (h->clock != CSF_CLOCK_MONO)
-		return -EPROTO;
-#endif
 	return 0;
 }

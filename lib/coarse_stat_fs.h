@@ -92,22 +92,24 @@ struct csf_delta {
 int csf_thread_snap(struct csf_snap *snap);
 
 /*
- * csf_rdtsc - read the clock the pages are kept on: the TSC when the module
- * uses it, CLOCK_MONOTONIC nanoseconds otherwise (see csf_clock()).  Before
- * the library has seen the module, it reads the TSC on x86-64.
+ * csf_rdtsc - read the clock the pages are kept on: the CPU's counter when
+ * the module uses it (the TSC on x86-64, CNTVCT_EL0 on arm64),
+ * CLOCK_MONOTONIC nanoseconds otherwise (see csf_clock()).  Before the
+ * library has seen the module, it reads the counter.
  */
 uint64_t csf_rdtsc(void);
 
 /*
- * csf_clock - the module's clock: CSF_CLOCK_TSC or CSF_CLOCK_MONO, or a
- * negative errno when the cpu page cannot be mapped.
+ * csf_clock - the module's clock: CSF_CLOCK_TSC (x86-64), CSF_CLOCK_CNTVCT
+ * (arm64) or CSF_CLOCK_MONO, or a negative errno when the cpu page cannot
+ * be mapped.
  */
 int csf_clock(void);
 
 /*
- * csf_clock_name - "tsc" or "monotonic" for a value of csf_clock(), or
- * "unknown" for anything else, its errors included.  Untranslated, like
- * csf_state_name().
+ * csf_clock_name - "tsc", "cntvct" or "monotonic" for a value of
+ * csf_clock(), or "unknown" for anything else, its errors included.
+ * Untranslated, like csf_state_name().
  */
 const char *csf_clock_name(int clock);
 

@@ -330,6 +330,7 @@ CSF_PUBLIC const char *csf_state_name(unsigned int state)
 static const char *const csf_clock_names[] = {
 	[CSF_CLOCK_TSC] = N_("tsc"),
 	[CSF_CLOCK_MONO] = N_("monotonic"),
+	[CSF_CLOCK_CNTVCT] = N_("cntvct"),
 };
 
 /* Untranslated, as csf_state_name(): CSV, JSON and PCP see stable words. */

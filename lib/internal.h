@@ -93,29 +93,67 @@ static inline uint64_t csf_mono_ns(void)
 }
 
 /*
- * The clock of the pages.  Plain RDTSC, not RDTSCP or LFENCE;RDTSC: the
- * serialising forms cost 10-30 cycles more, about the price of the whole
- * snapshot, and buy nothing a reader can use.  Unserialised, RDTSC may
- * execute a little before the page loads retire, so "now" can be a few
- * cycles older than a state_since it is compared with (the reader treats
- * now < state_since as 0, as it must anyway for clocks of different
- * CPUs), or a little after the final sequence check, so the open interval
- * is extrapolated a few cycles past a switch the page does not show yet
- * (the next snapshot corrects it; csf_snap_delta clamps the difference).
- * The "memory" clobber keeps the compiler from moving the read out of the
+ * The architecture's counter, as the pages' clock (CSF_CLOCK_COUNTER) or
+ * none (0).  x86: plain RDTSC, not RDTSCP or LFENCE;RDTSC: the serialising
+ * forms cost 10-30 cycles more, about the price of the whole snapshot, and
+ * buy nothing a reader can use.  Unserialised, RDTSC may execute a little
+ * before the page loads retire, so "now" can be a few cycles older than a
+ * state_since it is compared with (the reader treats now < state_since as
+ * 0, as it must anyway for clocks of different CPUs), or a little after
+ * the final sequence check, so the open interval is extrapolated a few
+ * cycles past a switch the page does not show yet (the next snapshot
+ * corrects it; csf_snap_delta clamps the difference).
+ *
+ * arm64: the vDSO's read.  The ISB keeps the MRS from being performed
+ * ahead of the page loads; the load from the stack whose address depends
+ * on the value keeps the acquire fence after it, and so the second load of
+ * seq, from being performed ahead of the MRS.  Without that, a reader
+ * could load seq before a writer made it odd and then read a "now" later
+ * than the writer's stamp, extending the old state past it.
+ *
+ * The "memory" clobbers keep the compiler from moving the read out of the
  * sequence-counter section.
  */
+#if defined(__x86_64__) || defined(__i386__)
+#define CSF_CLOCK_COUNTER	CSF_CLOCK_TSC
+
+static inline uint64_t csf_counter(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+#elif defined(__aarch64__)
+#define CSF_CLOCK_COUNTER	CSF_CLOCK_CNTVCT
+
+static inline uint64_t csf_counter(void)
+{
+	uint64_t v, addr;
+
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	__asm__ __volatile__("eor %0, %1, %1\n\t"
+			     "add %0, sp, %0\n\t"
+			     "ldr xzr, [%0]"
+			     : "=&r"(addr) : "r"(v) : "memory");
+	return v;
+}
+#else
+#define CSF_CLOCK_COUNTER	0
+
+static inline uint64_t csf_counter(void)
+{
+	return 0;
+}
+#endif
+
+/* The clock of the pages: the counter unless they are on CLOCK_MONOTONIC. */
 static inline uint64_t csf_read_clock(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	if (csf_likely(__atomic_load_n(&csf_clock_id, __ATOMIC_RELAXED) !=
-		       CSF_CLOCK_MONO)) {
-		uint32_t lo, hi;
-
-		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-		return ((uint64_t)hi << 32) | lo;
-	}
-#endif
+	if (CSF_CLOCK_COUNTER &&
+	    csf_likely(__atomic_load_n(&csf_clock_id, __ATOMIC_RELAXED) !=
+		       CSF_CLOCK_MONO))
+		return csf_counter();
 	return csf_mono_ns();
 }
 
@@ -149,31 +187,27 @@ static inline int csf_page_done(struct csf_snap *snap, uint32_t state)
 
 /*
  * csf_page_read_once - the common case of csf_page_read(), inline: one
- * attempt at a stable page on the TSC.  1 when it read nothing and
+ * attempt at a stable page on the counter.  1 when it read nothing and
  * csf_page_read() must.
  */
 static inline int csf_page_read_once(const struct csf_thread_page *page,
 				     struct csf_snap *snap)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	uint32_t start = __atomic_load_n(&page->seq, __ATOMIC_ACQUIRE), state;
-	uint32_t lo, hi;
+	uint32_t start, state;
 
+	if (!CSF_CLOCK_COUNTER)
+		return 1;
+	start = __atomic_load_n(&page->seq, __ATOMIC_ACQUIRE);
 	if (csf_unlikely((start & 1) ||
 			 __atomic_load_n(&csf_clock_id, __ATOMIC_RELAXED) !=
-			 CSF_CLOCK_TSC))
+			 CSF_CLOCK_COUNTER))
 		return 1;
 	state = csf_page_copy(page, snap);
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	snap->now = ((uint64_t)hi << 32) | lo;
+	snap->now = csf_counter();
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (csf_unlikely(__atomic_load_n(&page->seq, __ATOMIC_RELAXED) != start))
 		return 1;
 	return csf_page_done(snap, state);
-#else
-	(void)page, (void)snap;
-	return 1;
-#endif
 }
 
 /*

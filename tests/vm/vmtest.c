@@ -83,6 +83,8 @@ uint32_t vm_expected_clock(void)
 
 	if (!strcmp(c, "tsc"))
 		return CSF_CLOCK_TSC;
+	if (!strcmp(c, "cntvct"))
+		return CSF_CLOCK_CNTVCT;
 	if (!strcmp(c, "mono"))
 		return CSF_CLOCK_MONO;
 	return 0;
@@ -208,12 +210,21 @@ uint64_t vm_mono_ns(void)
 
 uint64_t vm_clock_now(uint32_t clock)
 {
+#if defined(__x86_64__) || defined(__i386__)
 	if (clock == CSF_CLOCK_TSC) {
 		uint32_t lo, hi;
 
 		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 		return ((uint64_t)hi << 32) | lo;
 	}
+#elif defined(__aarch64__)
+	if (clock == CSF_CLOCK_CNTVCT) {
+		uint64_t v;
+
+		__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
+		return v;
+	}
+#endif
 	return vm_mono_ns();
 }
 
