@@ -227,7 +227,7 @@ void csf_thread_start(struct csf_thread *t, u64 now, u32 state, int cpu)
 	tp->state = state;
 	csf_write_end(&tp->seq);
 	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
-	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+	csf_generation_bump();
 }
 
 /* Register current (idempotent) and return its page with a reference. */

@@ -240,7 +240,7 @@ void csf_thread_exit(struct task_struct *p)
 	if (!csf_thread_update(p, csf_page_exit))
 		return;
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_threads));
-	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+	csf_generation_bump();
 }
 
 static void csf_page_rename(struct csf_thread *t, struct task_struct *p)
@@ -263,5 +263,5 @@ static void csf_page_rename(struct csf_thread *t, struct task_struct *p)
 void csf_thread_exec(struct task_struct *p, bool new_tid)
 {
 	if (csf_thread_update(p, csf_page_rename) && new_tid)
-		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+		csf_generation_bump();
 }

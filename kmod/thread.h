@@ -56,6 +56,17 @@ static inline atomic64_t *csf_hdr_counter(__u64 *field)
 }
 
 /*
+ * The list of threads changed: a monitor that reads the new generation
+ * rescans, so the change must be visible before it.  atomic64_inc() orders
+ * nothing on arm64 (on x86 it is a full barrier already).
+ */
+static inline void csf_generation_bump(void)
+{
+	smp_mb__before_atomic();
+	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
+}
+
+/*
  * The fast negative check: almost no task is registered, and for those the
  * walk ends at an empty bucket after one load.
  *

@@ -40,7 +40,11 @@ void csf_tree_join(struct csf_thread *t, struct csf_tree *tree, u64 now)
 	struct csf_tree_totals *tt;
 
 	refcount_inc(&tree->ref);
-	WRITE_ONCE(t->tree, tree);
+	/*
+	 * The fork probe reads t->tree without a lock: a new tree's fields,
+	 * set just before under csf_threads_lock, must be visible first.
+	 */
+	smp_store_release(&t->tree, tree);
 	atomic_inc(&csf_nr_inherit);
 	csf_write_begin(&t->tp->seq);
 	t->tp->tree_root = tree->root;

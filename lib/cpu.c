@@ -234,7 +234,8 @@ CSF_PUBLIC int csf_module_stats(struct csf_module_stats *out)
 	out->nr_threads = __atomic_load_n(&h->nr_threads, __ATOMIC_RELAXED);
 	out->nr_allocated = __atomic_load_n(&h->nr_allocated,
 					    __ATOMIC_RELAXED);
-	out->generation = __atomic_load_n(&h->generation, __ATOMIC_RELAXED);
+	/* before the caller lists the threads that generation has */
+	out->generation = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
 	out->max_threads = h->max_threads;
 	out->stat_period_ns = h->stat_period_ns;
 	/* reserved, so 0, before ABI 1.2 */
