@@ -65,7 +65,7 @@ mkdir -p "$out/dkms" "$tree" "$vmroot"
 
 kernels=${CSF_DKMS_KERNELS:-${CSF_VM_KERNELS:-}}
 if [ -z "$kernels" ]; then
-	for k in $("$kernels_cmd" names); do
+	for k in $("$kernels_cmd" names "$(dpkg --print-architecture)"); do
 		"$kernels_cmd" info "$k" >/dev/null 2>&1 && kernels+="${kernels:+ }$k"
 	done
 fi
