@@ -41,7 +41,7 @@ if [ -x "$builddir/tests/bench/bench_state" ]; then
 	"$builddir/tests/bench/bench_state" || status=1
 fi
 if [ -x "$builddir/tests/bench/bench_snap" ]; then
-	for clock in tsc mono; do
+	for clock in counter mono; do
 		echo
 		echo "== bench_snap --fake=$clock: a page-shaped file, the $clock read path (ns per call) =="
 		"$builddir/tests/bench/bench_snap" --fake=$clock || status=1
