@@ -8,7 +8,8 @@
  *
  * What the guest's /init tells them, in the environment:
  *   CSF_ROOT            where the fs is mounted (default CSF_DEFAULT_ROOT)
- *   CSF_CLOCK           "mono", "tsc" or "auto": the module's clock= parameter
+ *   CSF_CLOCK           "mono", "tsc", "cntvct" or "auto": the module's
+ *                       clock= parameter
  *   CSF_KO              path of coarse_stat_fs.ko (for reload tests)
  *   CSF_STAT_PERIOD_MS  the stat_period_ms the module was loaded with
  *   CSF_MAX_THREADS     the max_threads the module was loaded with
@@ -60,8 +61,15 @@ const char *vm_thread_path(pid_t tid);
 /* Environment value or @def. */
 const char *vm_env(const char *name, const char *def);
 long vm_env_long(const char *name, long def);
-/* CSF_CLOCK_TSC or CSF_CLOCK_MONO expected from $CSF_CLOCK; 0 for "auto". */
+/* The clock $CSF_CLOCK asks for (a CSF_CLOCK_*); 0 for "auto". */
 uint32_t vm_expected_clock(void);
+
+/* This CPU's counter clock: what "auto" may choose besides mono. */
+#if defined(__aarch64__)
+#define VM_CLOCK_COUNTER	CSF_CLOCK_CNTVCT
+#else
+#define VM_CLOCK_COUNTER	CSF_CLOCK_TSC
+#endif
 
 /*
  * True in the first clock mode of the boot (CSF_VM_MODES), so that a long
