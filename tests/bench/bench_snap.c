@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "coarse_stat_fs.h"
+#include "internal.h"
 #include "tests/unit/fake_root.h"
 
 static long iterations = 1000000;
@@ -46,37 +47,20 @@ static uint64_t now_ns(void)
 /* Defeats dead-code elimination of the measured reads. */
 static volatile uint64_t sink;
 
-/* The counter as the library reads it (lib/internal.h), and its clock. */
+/* The counter as the library reads it, and its name for the tables. */
 #if defined(__x86_64__) || defined(__i386__)
-#define COUNTER_CLOCK	CSF_CLOCK_TSC
 #define COUNTER_READ	"rdtsc"
-static inline uint64_t counter(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
 #elif defined(__aarch64__)
-#define COUNTER_CLOCK	CSF_CLOCK_CNTVCT
 #define COUNTER_READ	"isb; mrs cntvct_el0"
-static inline uint64_t counter(void)
-{
-	uint64_t v, addr;
-
-	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
-	__asm__ volatile("eor %0, %1, %1\n\tadd %0, sp, %0\n\tldr xzr, [%0]"
-			 : "=&r"(addr) : "r"(v) : "memory");
-	return v;
-}
 #else
-#define COUNTER_CLOCK	CSF_CLOCK_MONO
 #define COUNTER_READ	"clock_gettime"
+#endif
+#define COUNTER_CLOCK	(CSF_CLOCK_COUNTER ? CSF_CLOCK_COUNTER : CSF_CLOCK_MONO)
+
 static inline uint64_t counter(void)
 {
-	return now_ns();
+	return CSF_CLOCK_COUNTER ? csf_counter() : now_ns();
 }
-#endif
 
 /*
  * The limit: the sequence-counter copy of the bytes a snapshot takes (the
