@@ -16,10 +16,11 @@
 # records what happened for tests/install/dkms_build.sh to judge.
 #
 # Kernels: $CSF_DKMS_KERNELS, else $CSF_VM_KERNELS (the VM suite's), else
-# every kernel of tests/vm/kernels.tab that scripts/kernels has cached (by
-# name or release); "none": none.  Each is built with --kernelsourcedir
-# its cached headers, where scripts/kernels exec says (natively, or in the
-# kernel's Debian build root).  Without a usable dkms the
+# every kernel of tests/vm/kernels.tab for the architecture this build is
+# for that scripts/kernels has cached (by name or release); "none": none.
+# Each is built with --kernelsourcedir its cached headers, where
+# scripts/kernels exec says (natively, or in the kernel's Debian build
+# root), with its cross compiler when scripts/kernels info names one.  Without a usable dkms the
 # module is built with the MAKE line of the installed dkms.conf, run by
 # hand (dkms_build.sh then reports SKIP for dkms itself).
 #
@@ -64,8 +65,12 @@ mkdir -p "$out/dkms" "$tree" "$vmroot"
 : >"$result"
 
 kernels=${CSF_DKMS_KERNELS:-${CSF_VM_KERNELS:-}}
+case $(mkvar host_cpu) in
+aarch64) arch=arm64 ;;
+*) arch=$(dpkg --print-architecture) ;;
+esac
 if [ -z "$kernels" ]; then
-	for k in $("$kernels_cmd" names "$(dpkg --print-architecture)"); do
+	for k in $("$kernels_cmd" names "$arch"); do
 		"$kernels_cmd" info "$k" >/dev/null 2>&1 && kernels+="${kernels:+ }$k"
 	done
 fi
@@ -119,11 +124,14 @@ for k in $kernels; do
 		continue
 	fi
 	# its facts as k_name, k_release, ... (version is the package's)
-	k_name='' k_release='' k_kdir='' k_moddir=''
+	k_name='' k_release='' k_kdir='' k_moddir='' k_make=''
 	eval "$(sed 's/^/k_/' <<<"$facts")"
 	rel=$k_release kdir=$k_kdir moddir=$k_moddir
-	# where this kernel's modules are built, with our directories visible
-	in_root=("$kernels_cmd" exec "$k_name" -b "$top_srcdir" -b "$builddir" --)
+	# where this kernel's modules are built, with our directories
+	# visible, and its ARCH and CROSS_COMPILE for a foreign one (dkms's
+	# strip of the host then fails on the module and leaves it whole)
+	# shellcheck disable=SC2206 # words
+	in_root=("$kernels_cmd" exec "$k_name" -b "$top_srcdir" -b "$builddir" -- env $k_make)
 	if [ $use_dkms = yes ]; then
 		log=$out/dkms/dkms-$rel.log
 		say "dkms build -k $rel ($k_name)"
