@@ -24,6 +24,7 @@ mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 
 CSF_VM_RUN=test CSF_VM_MODES="mono tsc" CSF_VM_TESTS='' CSF_VM_VIRTIO=''
+CSF_VM_COUNTER=tsc
 CSF_VM_SLOW=1
 CSF_VM_SCRIPTS='' CSF_VM_HAVE_KO=yes CSF_VM_INTERACTIVE=no
 CSF_VM_TERM=linux CSF_VM_ROWS='' CSF_VM_COLS=''
@@ -168,7 +169,7 @@ bench_rounds() {
 	# shellcheck disable=SC2034 # i counts the rounds
 	for i in 1 2 3 4 5 6 7 8 9; do
 		r0="$r0 $($1)"
-		bench_load tsc
+		bench_load "$CSF_VM_COUNTER"
 		r1="$r1 $($1)"
 		r2="$r2 $($1 "$2")"
 		bench_unload
@@ -192,7 +193,7 @@ bench_skew() {
 	r1='' r2=''
 	# shellcheck disable=SC2034 # i counts the rounds
 	for i in 1 2 3 4 5 6 7 8 9; do
-		bench_load tsc
+		bench_load "$CSF_VM_COUNTER"
 		r1="$r1 $(pingpong_ns -r)"
 		insmod /lib/csf/csf_skew.ko
 		r2="$r2 $(pingpong_ns -r)"
@@ -216,7 +217,7 @@ if [ "$CSF_VM_RUN" = bench ]; then
 	bsay "== forkloop: fork, child exits, wait (ns per fork; 9 rounds, the three cases in turn) =="
 	bench_rounds forkloop_ns -i "loaded, nothing registered" \
 		"loaded, inheriting registration (-i)"
-	for clock in tsc mono; do
+	for clock in "$CSF_VM_COUNTER" mono; do
 		bsay ""
 		bsay "== bench_snap: the real module, clock=$clock (ns per call) =="
 		bench_load $clock
@@ -224,8 +225,8 @@ if [ "$CSF_VM_RUN" = bench ]; then
 		bench_unload
 	done
 	bsay ""
-	bsay "== csftop_cost.sh: the real module (clock=tsc), csf-demo threads, vs procps top -H -b =="
-	bench_load tsc
+	bsay "== csftop_cost.sh: the real module (clock=$CSF_VM_COUNTER), csf-demo threads, vs procps top -H -b =="
+	bench_load "$CSF_VM_COUNTER"
 	(cd /tmp && TOP=/usr/bin/top TOP_FRAMES=${CSF_BENCH_TOP_FRAMES:-5} sh /tests/csftop_cost.sh ${CSF_BENCH_FRAMES:-100} 2>&1) |
 		while IFS= read -r line; do bsay "$line"; done
 	bench_unload

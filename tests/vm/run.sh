@@ -12,9 +12,18 @@
 # dependencies, the guest test programs, the guest scripts, csftop and
 # csf-demo, all with their shared libraries, a few terminfo entries,
 # tests/vm/guest-init.sh as /init), boot its vmlinuz
-# in qemu-system-x86_64 (TCG, -cpu max, 2 vCPUs, a small virtio disk, the
-# arguments of its kernels.tab line), and judge the console log: every guest
-# program's and guest script's libcheck summary, the end marker, and dmesg.
+# in qemu-system-x86_64 or qemu-system-aarch64 -M virt (TCG, -cpu max, 2
+# vCPUs, a small virtio disk, the arguments of its kernels.tab line), and
+# judge the console log: every guest program's and guest script's libcheck
+# summary, the end marker, and dmesg.
+#
+# Architectures.  BUILDDIR is one architecture's build (its src/csftop
+# says which), and only kernels of that architecture are booted: by
+# default the table's for it.  A build for another architecture than this
+# host's (scripts/cross-build arm64 DIR, as scripts/test makes one) takes
+# the guest's busybox, its shared libraries and the Debian programs that
+# guest scripts name from the sysroot scripts/kernels makes for it, and
+# its modules are cross-built with scripts/kernels info's make= line.
 #
 # usage: tests/vm/run.sh [-k KERNEL]... [-j JOBS] [-m "mono tsc"] [-t "test_a test_b"]
 #                        [-s "guest_a.sh guest_b.sh"] [--demo | --bench]
@@ -22,7 +31,7 @@
 #        tests/vm/run.sh --list
 #
 #   -k KERNEL   kernel to test (repeatable): a short name of kernels.tab
-#               (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt, debug) or the release of a
+#               (6.1, 6.12, ..., 6.1-arm64, ...) or the release of a
 #               cached one (6.1.0-57-amd64).  Default: $CSF_VM_KERNELS
 #               (space-separated; "none" skips), else every kernel of the
 #               table; one missing from the cache fails the run (fetch it
@@ -78,7 +87,8 @@
 # always there as /tests/lib.sh.
 #
 # Environment: CSF_VM_TIMEOUT (seconds per boot, default 1200; --bench
-# 2400), CSF_VM_QEMU (default qemu-system-x86_64), CSF_VM_SMP (2),
+# 2400), CSF_VM_QEMU (default qemu-system-x86_64), CSF_VM_QEMU_ARM64
+# (default qemu-system-aarch64), CSF_VM_SMP (2),
 # CSF_VM_MEM (1G), CSF_VM_ACCEL (tcg,thread=single; see the comment at
 # qargs), CSF_VM_QEMU_ARGS (more qemu arguments), CSF_VM_APPEND (more
 # kernel arguments, after those of kernels.tab),
@@ -125,9 +135,59 @@ srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
 # took 428 s sharing the host with another guest and a busy loop (a soak).
 timeout_s=${CSF_VM_TIMEOUT:-1200}
 [ $run = bench ] && timeout_s=${CSF_VM_TIMEOUT:-2400}
-qemu=${CSF_VM_QEMU:-qemu-system-x86_64}
+host_arch=$(dpkg --print-architecture)
 smp=${CSF_VM_SMP:-2}
 mem=${CSF_VM_MEM:-1G}
+
+# ---- the architectures -----------------------------------------------------
+# arch_facts ARCH: how a guest of ARCH (a Debian architecture) boots: qemu
+# and its machine, the console, kernel arguments of its own, the page
+# counter's clock mode (for --demo and --bench), the multiarch triplet of
+# its libraries and the qemu-user that runs one of its programs here.
+#
+# amd64, tsc=reliable: TCG's TSC is the host's, which is invariant, but the
+# kernel's clocksource watchdog, reading an emulated HPET from a vCPU the
+# loaded host deschedules, took it for unstable in a soak and switched to
+# the HPET.  The TSC's frequency is then only what its calibration said
+# (2.6 times too fast and 6.5% too slow were seen), the kernel's time no
+# longer runs on it, and every duration a test measures on the page clock
+# in tsc mode is off by that much.
+# arm64, pauth-impdef: qemu's own pointer-authentication hash instead of
+# the architected QARMA, which TCG computes slowly in every function that
+# Debian's kernels sign.
+arch_facts() {
+	case $1 in
+	amd64)
+		qemu=${CSF_VM_QEMU:-qemu-system-x86_64} machine=(-cpu max)
+		console=ttyS0 arch_append=tsc=reliable counter=tsc
+		triplet=x86_64-linux-gnu user_qemu=qemu-x86_64-static ;;
+	arm64)
+		qemu=${CSF_VM_QEMU_ARM64:-qemu-system-aarch64}
+		# shellcheck disable=SC2054 # one -cpu argument
+		machine=(-M virt -cpu max,pauth-impdef=on)
+		console=ttyAMA0 arch_append='' counter=cntvct
+		triplet=aarch64-linux-gnu user_qemu=qemu-aarch64-static ;;
+	*)
+		return 1 ;;
+	esac
+}
+
+# elf_arch FILE: the Debian architecture of an ELF file (its e_machine).
+elf_arch() {
+	case $(od -An -tu2 -j18 -N2 "$1" | tr -d ' ') in
+	62) echo amd64 ;;
+	183) echo arm64 ;;
+	*) echo unknown ;;
+	esac
+}
+
+# The build tree is one architecture's: its programs go to guests of that
+# architecture only.  A foreign one takes what else the guest needs (a
+# static busybox, Debian's programs that guest scripts name, the shared
+# libraries) from a sysroot of bookworm for it (scripts/kernels sysroot).
+build_arch=$host_arch
+[ -f "$builddir/src/csftop" ] && build_arch=$(elf_arch "$builddir/src/csftop")
+arch_facts "$build_arch" || die "$builddir/src/csftop is built for an architecture this harness cannot boot"
 
 # ---- which kernels -------------------------------------------------------
 kernels_cmd=$srcdir/scripts/kernels
@@ -136,16 +196,38 @@ if [ ${#kernels[@]} -eq 0 ]; then
 		[ "$CSF_VM_KERNELS" = none ] && skip "CSF_VM_KERNELS=none"
 		read -r -a kernels <<<"$CSF_VM_KERNELS"
 	else
-		mapfile -t kernels < <("$kernels_cmd" names "$(dpkg --print-architecture)")
+		mapfile -t kernels < <("$kernels_cmd" names "$build_arch")
 	fi
 fi
 [ ${#kernels[@]} -gt 0 ] || skip "no kernels in $srcdir/tests/vm/kernels.tab"
-command -v "$qemu" >/dev/null || skip "$qemu not found (apt-get install qemu-system-x86)"
+sysroot=
+if [ "$build_arch" != "$host_arch" ]; then
+	sysroot=$("$srcdir/scripts/kernels" sysroot bookworm "$build_arch") ||
+		die "no $build_arch sysroot (scripts/kernels sysroot bookworm $build_arch)"
+fi
+
+# guest_src PATH: the file an absolute guest PATH is copied from: the
+# host's own, or for a foreign guest the sysroot's (where a bookworm
+# package may still have it outside /usr).
+guest_src() {
+	if [ -z "$sysroot" ] || [ -e "$sysroot$1" ]; then
+		echo "$sysroot$1"
+	else
+		echo "$sysroot/usr$1"
+	fi
+}
+
+command -v "$qemu" >/dev/null || skip "$qemu not found (scripts/install-deps installs it)"
 for t in busybox cpio gzip; do
 	command -v $t >/dev/null || skip "$t not found (apt-get install busybox-static cpio gzip)"
 done
 busybox=$(command -v busybox)
-if ldd "$busybox" >/dev/null 2>&1; then
+if [ -n "$sysroot" ]; then
+	busybox=$sysroot/bin/busybox
+	[ -x "$busybox" ] || die "$busybox missing: the sysroot lacks busybox-static"
+	command -v "$user_qemu" >/dev/null ||
+		skip "$user_qemu not found (apt-get install qemu-user-static)"
+elif ldd "$busybox" >/dev/null 2>&1; then
 	skip "$busybox is dynamically linked: install busybox-static"
 fi
 
@@ -198,7 +280,7 @@ for s in $scripts; do
 	lacks=
 	# shellcheck disable=SC2013 # paths are words
 	for f in $(sed -nE 's/^# csf-vm-needs:(.*)/\1/p' "$srcdir/tests/vm/$s"); do
-		case $f in /*) p=$f ;; *) p=$builddir/$f ;; esac
+		case $f in /*) p=$(guest_src "$f") ;; *) p=$builddir/$f ;; esac
 		[ -e "$p" ] || lacks+=" $p"
 	done
 	if [ -n "$lacks" ]; then
@@ -212,7 +294,7 @@ for s in $scripts; do
 done
 scripts=$kept
 for f in "${ship[@]}"; do
-	case $f in /*) p=$f ;; *) p=$builddir/$f ;; esac
+	case $f in /*) p=$(guest_src "$f") ;; *) p=$builddir/$f ;; esac
 	[ -e "$p" ] || die "$p missing (make builds it; make check builds the test programs)"
 done
 # Terminal descriptions for csftop (and top): the console's, the usual
@@ -228,6 +310,10 @@ terms="dumb linux vt100 vt102 vt220 xterm xterm-256color xterm-color screen scre
 # a build tree under /tmp would be hidden by the guest's own /tmp.
 copy_libs() {
 	local f=$1 root=$2 lib dest
+	if [ -n "$sysroot" ]; then
+		copy_libs_foreign "$f" "$root"
+		return
+	fi
 	ldd "$f" 2>/dev/null | awk '
 		/=>/ { if ($3 ~ /^\//) print $3; next }
 		$1 ~ /^\// { print $1 }' |
@@ -242,21 +328,51 @@ copy_libs() {
 	done
 }
 
+# copy_libs_foreign FILE DEST_ROOT: copy_libs for a foreign ELF file, which
+# ldd cannot run: its interpreter and NEEDED libraries, each found in the
+# file's RUNPATH (the build tree's, to /usr/lib as above) or the sysroot's
+# library directories, and theirs in turn.
+copy_libs_foreign() {
+	local f=$1 root=$2 interp lib dir p dest runpath
+	interp=$(readelf -lW "$f" | sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
+		mkdir -p "$root${interp%/*}"
+		cp -L "$(guest_src "$interp")" "$root$interp" || return 1
+	fi
+	runpath=$(readelf -dW "$f" | sed -n 's/.*R[UN]*PATH).*\[\(.*\)\]$/\1/p' | tr ':' ' ')
+	for lib in $(readelf -dW "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		p=
+		for dir in $runpath; do
+			[ -e "$dir/$lib" ] && { p=$dir/$lib; break; }
+		done
+		dest=/usr/lib/$lib
+		if [ -z "$p" ]; then
+			dest=/usr/lib/$triplet/$lib
+			for dir in /lib/$triplet /usr/lib/$triplet /lib /usr/lib; do
+				[ -e "$sysroot$dir/$lib" ] && { p=$sysroot$dir/$lib; break; }
+			done
+		fi
+		[ -n "$p" ] || { say "$f needs $lib: not in its RUNPATH nor in $sysroot" >&2; return 1; }
+		[ -e "$root$dest" ] && continue
+		mkdir -p "$root${dest%/*}"
+		cp -L "$p" "$root$dest" && copy_libs_foreign "$p" "$root" || return 1
+	done
+}
+
 # ship_one PATH DEST_ROOT: a file of the ship list (see above) into the
 # initramfs, with the shared libraries of every ELF file in it.  A busybox
 # applet link of the same name is replaced (procps top for busybox top).
 ship_one() {
 	local p=$1 root=$2 dest f
 	case $p in
-	/*) dest=$root$p ;;
+	/*) dest=$root$p; p=$(guest_src "$p") ;;
 	*) dest=$root/tests/${p##*/}; p=$builddir/$p ;;
 	esac
 	mkdir -p "$(dirname "$dest")"
 	rm -rf "$dest"
 	cp -RL "$p" "$dest" || return 1
 	find "$dest" -type f | while read -r f; do
-		is_elf "$f" && copy_libs "$f" "$root"
-		true
+		if is_elf "$f"; then copy_libs "$f" "$root" || exit 1; fi
 	done
 }
 
@@ -278,7 +394,7 @@ ship_terminfo() {
 	done
 }
 
-# build_skew NAME KDIR OUT: the measuring module tests/vm/skew (not the
+# build_skew NAME KDIR OUT MAKEARGS: the measuring module tests/vm/skew (not the
 # product's; guest_schedstat.sh loads it) into OUT/skew, as kmod/ is built.
 build_skew() {
 	local f
@@ -287,7 +403,7 @@ build_skew() {
 		ln -s "$f" "$3/skew/${f##*/}"
 	done
 	if ! "$kernels_cmd" exec "$1" -b "$srcdir" -b "$3" -- \
-		make -C "$3/skew" KDIR="$2" >"$3/skew-build.log" 2>&1 ||
+		make -C "$3/skew" KDIR="$2" $4 >"$3/skew-build.log" 2>&1 ||
 		grep -qE 'csf_skew\.c:[0-9]+(:[0-9]+)?: (warning|error)' \
 			"$3/skew-build.log"; then
 		cat "$3/skew-build.log"
@@ -354,7 +470,7 @@ summary=()
 kfail() { say "$rel: FAIL: $*"; summary+=("$rel: FAIL ($*)"); }
 run_kernel() {
 	local rel=$1 name='' release='' vmlinuz='' moddir='' kdir='' slow='' append='' facts
-	local given=$modes modes='' arch=''
+	local given=$modes modes='' arch='' make=''
 	# A kernel missing from the cache fails the run: the matrix is the point.
 	if ! facts=$("$kernels_cmd" info "$1" 2>&1); then
 		kfail "$facts"
@@ -362,8 +478,8 @@ run_kernel() {
 	fi
 	eval "$facts"
 	rel="$name ($release)"
-	if [ "$arch" != "$(dpkg --print-architecture)" ]; then
-		kfail "an $arch kernel: this harness boots only $(dpkg --print-architecture)'s so far (scripts/test builds and sparse-checks the module for it)"
+	if [ "$arch" != "$build_arch" ]; then
+		kfail "an $arch kernel, and $builddir is built for $build_arch: give an $arch build tree (scripts/test's arm64 step makes one in build/arm64)"
 		return 1
 	fi
 	# kernels.tab's modes, unless -m named them; a slow kernel, more time
@@ -398,7 +514,7 @@ run_kernel() {
 		say "$rel: building the module"
 		if ! "$kernels_cmd" exec "$name" -b "$srcdir" -b "$out" -- \
 			make -C "$out/kmod" KDIR="$kdir" CSF_INCLUDE="$srcdir/include" \
-			>"$out/kmod-build.log" 2>&1; then
+			$make >"$out/kmod-build.log" 2>&1; then
 			cat "$out/kmod-build.log"
 			kfail "module build failed"
 			return 1
@@ -406,7 +522,7 @@ run_kernel() {
 		[ -f "$out/kmod/coarse_stat_fs.ko" ] ||
 			{ cat "$out/kmod-build.log"; kfail "no coarse_stat_fs.ko after the build"; return 1; }
 		have_ko=yes
-		build_skew "$name" "$kdir" "$out" || return 1
+		build_skew "$name" "$kdir" "$out" "$make" || return 1
 	elif [ "${CSF_VM_ALLOW_NO_KMOD:-0}" = 1 ]; then
 		say "$rel: warning: $srcdir/kmod/Makefile missing: booting without the module (CSF_VM_ALLOW_NO_KMOD=1)"
 	else
@@ -417,8 +533,9 @@ run_kernel() {
 	# The initramfs.
 	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,mnt,lib/csf/virtio,tests}
 	cp "$busybox" "$stage/bin/busybox"
-	local a
-	for a in $("$busybox" --list-full); do
+	local a runbb=()
+	[ -n "$sysroot" ] && runbb=("$user_qemu")
+	for a in $("${runbb[@]}" "$busybox" --list-full); do
 		[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
 	done
 	install -m 0755 "$srcdir/tests/vm/guest-init.sh" "$stage/init"
@@ -437,7 +554,8 @@ run_kernel() {
 	local t
 	for t in $tests; do
 		cp "$builddir/tests/vm/$t" "$stage/tests/"
-		copy_libs "$builddir/tests/vm/$t" "$stage"
+		copy_libs "$builddir/tests/vm/$t" "$stage" ||
+			{ kfail "$t: its libraries not copied"; return 1; }
 	done
 	# the shell tests' check helpers, for /init and the guest scripts
 	install -m 0644 "$srcdir/tests/lib.sh" "$stage/tests/lib.sh"
@@ -455,7 +573,7 @@ run_kernel() {
 	{
 		echo "CSF_VM_RUN=$run"
 		echo "CSF_VM_SLOW=$slow"
-		echo "CSF_VM_MODES='$modes'"
+		echo "CSF_VM_MODES='$modes' CSF_VM_COUNTER=$counter"
 		echo "CSF_VM_TESTS='$tests'"
 		echo "CSF_VM_SCRIPTS='$scripts'"
 		echo "CSF_VM_VIRTIO='$order'"
@@ -479,21 +597,14 @@ run_kernel() {
 	# int3" in ttwu_do_activate, the bytes already back to the NOP), i.e.
 	# qemu missed a cross-vCPU code modification.  One thread cannot race
 	# with itself, and on 2 host cores it is not slower.
-	#
-	# tsc=reliable: TCG's TSC is the host's, which is invariant, but the
-	# kernel's clocksource watchdog, reading an emulated HPET from a vCPU
-	# the loaded host deschedules, took it for unstable in a soak and
-	# switched to the HPET.  The TSC's frequency is then only what its
-	# calibration said (2.6 times too fast and 6.5% too slow were seen),
-	# the kernel's time no longer runs on it, and every duration a test
-	# measures on the page clock in tsc mode is off by that much.
+	# The architecture's machine and arguments: see arch_facts.
 	# log_buf_len: the debug kernel's fault injection logs more than its
 	# 128 KiB buffer holds; the dump at the end lost its start, with the
 	# line that tells the kernel's own early reports from the module's.
 	local qargs=(-accel "${CSF_VM_ACCEL:-tcg,thread=single}"
-		-cpu max -smp "$smp" -m "$mem" -no-reboot -display none
+		"${machine[@]}" -smp "$smp" -m "$mem" -no-reboot -display none
 		-vga none -net none -kernel "$vmlinuz" -initrd "$out/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic quiet tsc=reliable log_buf_len=8M${append:+ $append}${CSF_VM_APPEND:+ $CSF_VM_APPEND}"
+		-append "console=$console panic=-1 oops=panic quiet${arch_append:+ $arch_append} log_buf_len=8M${append:+ $append}${CSF_VM_APPEND:+ $CSF_VM_APPEND}"
 		-drive "file=$out/disk.img,if=virtio,format=raw")
 	# shellcheck disable=SC2206 # word splitting wanted
 	qargs+=(${CSF_VM_QEMU_ARGS:-})
