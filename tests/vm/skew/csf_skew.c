@@ -28,6 +28,18 @@
  * counts the switches to possible CPU n's idle task: each starts an idle
  * period, which /proc/stat's nohz idle time sees begin later and end
  * earlier than a probe does.
+ *
+ * The same per task.  The scheduler ends prev's sum_exec_runtime at its
+ * last update_curr() in __schedule(), which sets prev->se.exec_start to
+ * that stamp, so local_clock() minus it is the time a probe counts as
+ * prev's running and the kernel does not; next's is the time the kernel
+ * counts and a probe does not yet.  Write a pid to
+ * /sys/module/csf_skew/parameters/task and read it back as
+ *
+ *   PREV_NS NEXT_NS
+ *
+ * the sums since load of that task's differences as prev and as next
+ * (pids are taken modulo TASK_SLOTS: unique below the default pid_max).
  */
 #include <linux/bitops.h>
 #include <linux/module.h>
@@ -36,6 +48,7 @@
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
 #include <trace/events/sched.h>
 
 #define NBUCKETS 32
@@ -48,19 +61,42 @@ struct skew {
 static DEFINE_PER_CPU(struct skew, skews);
 static struct tracepoint *switch_tp;
 
+#define TASK_SLOTS 32768
+struct task_skew {
+	u64 prev, next;
+};
+static struct task_skew *task_skews;
+static int skew_pid;
+
+/* A task switches out and in on one CPU at a time: one writer a field. */
+static struct task_skew *task_slot(const struct task_struct *p)
+{
+	return &task_skews[(unsigned int)p->pid % TASK_SLOTS];
+}
+
 /* Called with interrupts off, from __schedule(). */
 static void skew_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)
 {
 	struct skew *s = this_cpu_ptr(&skews);
+	u64 now = local_clock();
+	struct task_skew *t;
 	unsigned int b;
 	s64 d;
 
+	if (!is_idle_task(prev)) {
+		d = (s64)(now - prev->se.exec_start);
+		t = task_slot(prev);
+		if (d >= 0)
+			WRITE_ONCE(t->prev, t->prev + d);
+		else
+			s->negative++;
+	}
 	if (is_idle_task(next)) {
 		s->idle++;
 		return;
 	}
-	d = (s64)(local_clock() - next->se.exec_start);
+	d = (s64)(now - next->se.exec_start);
 	if (d < 0) {
 		s->negative++;
 		return;
@@ -70,6 +106,8 @@ static void skew_switch(void *data, bool preempt, struct task_struct *prev,
 	s->sum += d;
 	s->max = max_t(u64, s->max, d);
 	s->bucket[b]++;
+	t = task_slot(next);
+	WRITE_ONCE(t->next, t->next + d);
 }
 
 /* Readers sum the CPUs' counters as they are: each is one aligned u64. */
@@ -107,6 +145,27 @@ static const struct kernel_param_ops stats_ops = {
 module_param_cb(stats, &stats_ops, NULL, 0444);
 MODULE_PARM_DESC(stats, "switches, sum, max, negative, log2 buckets (ns); idle");
 
+static int task_set(const char *val, const struct kernel_param *kp)
+{
+	return kstrtoint(val, 0, &skew_pid);
+}
+
+static int task_get(char *buf, const struct kernel_param *kp)
+{
+	const struct task_skew *t = &task_skews[(unsigned int)skew_pid %
+						TASK_SLOTS];
+
+	return scnprintf(buf, PAGE_SIZE, "%llu %llu\n", READ_ONCE(t->prev),
+			 READ_ONCE(t->next));
+}
+
+static const struct kernel_param_ops task_ops = {
+	.set = task_set,
+	.get = task_get,
+};
+module_param_cb(task, &task_ops, NULL, 0644);
+MODULE_PARM_DESC(task, "write a pid, read its sums as prev and as next (ns)");
+
 static void find_switch(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_switch"))
@@ -115,18 +174,27 @@ static void find_switch(struct tracepoint *tp, void *priv)
 
 static int __init skew_init(void)
 {
+	int err;
+
 	check_trace_callback_type_sched_switch(skew_switch);
 	for_each_kernel_tracepoint(find_switch, NULL);
 	if (!switch_tp)
 		return -ENOENT;
-	return tracepoint_probe_register_prio(switch_tp, skew_switch, NULL,
-					      TRACEPOINT_DEFAULT_PRIO + 1);
+	task_skews = vzalloc(TASK_SLOTS * sizeof(*task_skews));
+	if (!task_skews)
+		return -ENOMEM;
+	err = tracepoint_probe_register_prio(switch_tp, skew_switch, NULL,
+					     TRACEPOINT_DEFAULT_PRIO + 1);
+	if (err)
+		vfree(task_skews);
+	return err;
 }
 
 static void __exit skew_exit(void)
 {
 	tracepoint_probe_unregister(switch_tp, skew_switch, NULL);
 	tracepoint_synchronize_unregister();
+	vfree(task_skews);
 }
 
 module_init(skew_init);
