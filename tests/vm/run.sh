@@ -314,7 +314,8 @@ copy_libs() {
 		copy_libs_foreign "$f" "$root"
 		return
 	fi
-	ldd "$f" 2>/dev/null | awk '
+	# a file ldd cannot read (a .ko) has none
+	{ ldd "$f" 2>/dev/null || true; } | awk '
 		/=>/ { if ($3 ~ /^\//) print $3; next }
 		$1 ~ /^\// { print $1 }' |
 	while read -r lib; do
