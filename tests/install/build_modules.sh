@@ -20,9 +20,10 @@
 # for that scripts/kernels has cached (by name or release); "none": none.
 # Each is built with --kernelsourcedir its cached headers, where
 # scripts/kernels exec says (natively, or in the kernel's Debian build
-# root), with its cross compiler when scripts/kernels info names one.  Without a usable dkms the
-# module is built with the MAKE line of the installed dkms.conf, run by
-# hand (dkms_build.sh then reports SKIP for dkms itself).
+# root), with its cross compiler when scripts/kernels info names one.
+# Without a usable dkms the module is built with the MAKE line of the
+# installed dkms.conf, run by hand (dkms_build.sh then reports SKIP for
+# dkms itself).
 #
 # Writes, under tests/install/ of the build directory:
 #   dkms/stage/    the staged `make install` (DESTDIR)
@@ -65,10 +66,9 @@ mkdir -p "$out/dkms" "$tree" "$vmroot"
 : >"$result"
 
 kernels=${CSF_DKMS_KERNELS:-${CSF_VM_KERNELS:-}}
-case $(mkvar host_cpu) in
-aarch64) arch=arm64 ;;
-*) arch=$(dpkg --print-architecture) ;;
-esac
+# the architecture this build is for, by configure's host_cpu
+arch=''
+facts=$("$kernels_cmd" arch --cpu "$(mkvar host_cpu)") && eval "$facts"
 if [ -z "$kernels" ]; then
 	for k in $("$kernels_cmd" names "$arch"); do
 		"$kernels_cmd" info "$k" >/dev/null 2>&1 && kernels+="${kernels:+ }$k"

@@ -140,10 +140,10 @@ smp=${CSF_VM_SMP:-2}
 mem=${CSF_VM_MEM:-1G}
 
 # ---- the architectures -----------------------------------------------------
-# arch_facts ARCH: how a guest of ARCH (a Debian architecture) boots: qemu
-# and its machine, the console, kernel arguments of its own, the page
-# counter's clock mode (for --demo and --bench), the multiarch triplet of
-# its libraries and the qemu-user that runs one of its programs here.
+# boot_facts ARCH: how a guest of ARCH (a Debian architecture) boots: qemu
+# and its machine, the console and kernel arguments of its own.  What
+# names an architecture (its triplet, counter, qemu-user) is scripts/kernels
+# arch's.
 #
 # amd64, tsc=reliable: TCG's TSC is the host's, which is invariant, but the
 # kernel's clocksource watchdog, reading an emulated HPET from a vCPU the
@@ -155,29 +155,18 @@ mem=${CSF_VM_MEM:-1G}
 # arm64, pauth-impdef: qemu's own pointer-authentication hash instead of
 # the architected QARMA, which TCG computes slowly in every function that
 # Debian's kernels sign.
-arch_facts() {
+boot_facts() {
 	case $1 in
 	amd64)
 		qemu=${CSF_VM_QEMU:-qemu-system-x86_64} machine=(-cpu max)
-		console=ttyS0 arch_append=tsc=reliable counter=tsc
-		triplet=x86_64-linux-gnu user_qemu=qemu-x86_64-static ;;
+		console=ttyS0 arch_append=tsc=reliable ;;
 	arm64)
 		qemu=${CSF_VM_QEMU_ARM64:-qemu-system-aarch64}
 		# shellcheck disable=SC2054 # one -cpu argument
 		machine=(-M virt -cpu max,pauth-impdef=on)
-		console=ttyAMA0 arch_append='' counter=cntvct
-		triplet=aarch64-linux-gnu user_qemu=qemu-aarch64-static ;;
+		console=ttyAMA0 arch_append='' ;;
 	*)
 		return 1 ;;
-	esac
-}
-
-# elf_arch FILE: the Debian architecture of an ELF file (its e_machine).
-elf_arch() {
-	case $(od -An -tu2 -j18 -N2 "$1" | tr -d ' ') in
-	62) echo amd64 ;;
-	183) echo arm64 ;;
-	*) echo unknown ;;
 	esac
 }
 
@@ -185,12 +174,21 @@ elf_arch() {
 # architecture only.  A foreign one takes what else the guest needs (a
 # static busybox, Debian's programs that guest scripts name, the shared
 # libraries) from a sysroot of bookworm for it (scripts/kernels sysroot).
-build_arch=$host_arch
-[ -f "$builddir/src/csftop" ] && build_arch=$(elf_arch "$builddir/src/csftop")
-arch_facts "$build_arch" || die "$builddir/src/csftop is built for an architecture this harness cannot boot"
+kernels_cmd=$srcdir/scripts/kernels
+if [ -f "$builddir/src/csftop" ]; then
+	facts=$("$kernels_cmd" arch --elf "$builddir/src/csftop") ||
+		die "$builddir/src/csftop: not a program of a known architecture"
+else
+	facts=$("$kernels_cmd" arch "$host_arch") ||
+		die "this host's architecture, $host_arch, is not scripts/kernels arch's"
+fi
+arch='' triplet='' counter='' user_qemu=''
+eval "$facts"
+build_arch=$arch
+boot_facts "$build_arch" ||
+	die "$builddir/src/csftop is built for $build_arch, which this harness cannot boot"
 
 # ---- which kernels -------------------------------------------------------
-kernels_cmd=$srcdir/scripts/kernels
 if [ ${#kernels[@]} -eq 0 ]; then
 	if [ -n "${CSF_VM_KERNELS:-}" ]; then
 		[ "$CSF_VM_KERNELS" = none ] && skip "CSF_VM_KERNELS=none"
@@ -598,7 +596,7 @@ run_kernel() {
 	# int3" in ttwu_do_activate, the bytes already back to the NOP), i.e.
 	# qemu missed a cross-vCPU code modification.  One thread cannot race
 	# with itself, and on 2 host cores it is not slower.
-	# The architecture's machine and arguments: see arch_facts.
+	# The architecture's machine and arguments: see boot_facts.
 	# log_buf_len: the debug kernel's fault injection logs more than its
 	# 128 KiB buffer holds; the dump at the end lost its start, with the
 	# line that tells the kernel's own early reports from the module's.
