@@ -439,14 +439,17 @@ static void read_irqs(struct cpu_side *c, int ncpus)
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long v[MAX_CPUS];
 		char *p = strchr(line, ':'), *end;
+		const char *name = line + strspn(line, " ");
 		int n = 0;
 
+		/* ERR and MIS have one total, not a column per CPU */
+		if (!strncmp(name, "ERR:", 4) || !strncmp(name, "MIS:", 4))
+			continue;
 		for (p = p ? p + 1 : NULL; p && n < ncpus; p = end, n++) {
 			v[n] = strtoull(p, &end, 10);
 			if (end == p)
 				break;
 		}
-		/* the per-CPU rows; ERR and MIS have one total */
 		for (int i = 0; n == ncpus && i < ncpus; i++)
 			c[i].irqs += v[i];
 	}
