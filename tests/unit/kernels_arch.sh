@@ -8,16 +8,15 @@ set -u
 kernels=${srcdir:-.}/scripts/kernels
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-status=0
-pass() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; status=1; }
+# shellcheck source=tests/lib.sh
+. "${srcdir:-.}/tests/lib.sh"
 
 # expect WHAT WANT ARGS...: scripts/kernels arch ARGS prints WANT
 expect() {
 	what=$1 want=$2
 	shift 2
-	got=$("$kernels" arch "$@" 2>&1) || { fail "$what: exit $?: $got"; return; }
-	if [ "$got" = "$want" ]; then pass "$what"; else fail "$what: '$got', not '$want'"; fi
+	got=$("$kernels" arch "$@" 2>&1) || { no "$what: exit $?: $got"; return; }
+	if [ "$got" = "$want" ]; then ok "$what"; else no "$what: '$got', not '$want'"; fi
 }
 
 amd64='arch=amd64 triplet=x86_64-linux-gnu karch=x86 counter=tsc user_qemu=qemu-x86_64-static'
@@ -39,11 +38,11 @@ expect "arm64 by ELF machine 183" "$arm64" --elf "$tmp/arm"
 for bad in "riscv64" "--cpu powerpc64le" "--elf $tmp/ppc"; do
 	# shellcheck disable=SC2086 # the arguments, split
 	if out=$("$kernels" arch $bad 2>&1); then
-		fail "arch $bad: succeeded: $out"
+		no "arch $bad: succeeded: $out"
 	elif echo "$out" | grep -q "known: amd64 arm64"; then
-		pass "arch $bad: refused, the known listed"
+		ok "arch $bad: refused, the known listed"
 	else
-		fail "arch $bad: refused without the known: $out"
+		no "arch $bad: refused without the known: $out"
 	fi
 done
 
@@ -52,8 +51,8 @@ known=$("$kernels" arch nonesuch 2>&1 | sed -n 's/.*(known: \(.*\))$/\1/p')
 all=$("$kernels" names | sort)
 each=$(for a in $known; do "$kernels" names "$a"; done | sort)
 if [ -n "$all" ] && [ "$all" = "$each" ]; then
-	pass "each of the table's $(echo "$all" | wc -l) kernels has a known architecture"
+	ok "each of the table's $(echo "$all" | wc -l) kernels has a known architecture"
 else
-	fail "kernels without a known architecture (or twice): $(echo "$all" | tr '\n' ' ') against $(echo "$each" | tr '\n' ' ')"
+	no "kernels without a known architecture (or twice): $(echo "$all" | tr '\n' ' ') against $(echo "$each" | tr '\n' ' ')"
 fi
-exit $status
+summary

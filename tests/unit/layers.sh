@@ -8,9 +8,8 @@ set -u
 layers=${srcdir:-.}/scripts/layers
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-status=0
-pass() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; status=1; }
+# shellcheck source=tests/lib.sh
+. "${srcdir:-.}/tests/lib.sh"
 
 # put FILE TEXT: a file of the fake tree
 put() { mkdir -p "$tmp/t/$(dirname "$1")"; printf '%s\n' "$2" >"$tmp/t/$1"; }
@@ -69,16 +68,16 @@ run() {
 	shift 2
 	rc=0
 	"$layers" "$@" "$tmp/t" >"$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = "$want" ]; then pass "$name (exit $rc)"
-	else fail "$name: exit $rc, wanted $want"; sed 's/^/    /' "$tmp/out"; fi
+	if [ "$rc" = "$want" ]; then ok "$name (exit $rc)"
+	else no "$name: exit $rc, wanted $want"; sed 's/^/    /' "$tmp/out"; fi
 }
 has() {
-	if grep -qxF -- "$1" "$tmp/out"; then pass "says: $1"
-	else fail "does not say: $1"; sed 's/^/    /' "$tmp/out"; fi
+	if grep -qxF -- "$1" "$tmp/out"; then ok "says: $1"
+	else no "does not say: $1"; sed 's/^/    /' "$tmp/out"; fi
 }
 hasnt() {
-	if grep -qF -- "$1" "$tmp/out"; then fail "says: $1"; sed 's/^/    /' "$tmp/out"
-	else pass "does not say: $1"; fi
+	if grep -qF -- "$1" "$tmp/out"; then no "says: $1"; sed 's/^/    /' "$tmp/out"
+	else ok "does not say: $1"; fi
 }
 
 clean_tree
@@ -152,4 +151,4 @@ has "layers: $tmp/allow lists what is no longer found, remove the line: cross pm
 clean_tree
 run 2 "a missing allow list" --allow "$tmp/nothing"
 
-exit $status
+summary
