@@ -72,7 +72,8 @@ struct pid;
 int csf_thread_register(struct page **pagep);
 int csf_thread_tids(pid_t *tids, int max);
 void csf_thread_free(struct task_struct *p);	/* sched_process_free */
-void csf_threads_release_all(void);
+int csf_registry_init(void);
+void csf_registry_exit(void);	/* frees every entry */
 /* Entries in the registry; 0 lets every probe return at once. */
 extern atomic_t csf_nr_entries;
 

@@ -20,9 +20,12 @@ static int __init csf_init(void)
 	err = csf_params_check();
 	if (err)
 		return err;
-	err = csf_cpu_init(csf_clock_mode);
+	err = csf_registry_init();
 	if (err)
 		return err;
+	err = csf_cpu_init(csf_clock_mode);
+	if (err)
+		goto out_registry;
 	err = csf_hooks_register();
 	if (err)
 		goto out_cpu;
@@ -39,9 +42,10 @@ static int __init csf_init(void)
 out_hooks:
 	csf_hooks_unregister();
 	rcu_barrier();
-	csf_threads_release_all();
 out_cpu:
 	csf_cpu_exit();
+out_registry:
+	csf_registry_exit();
 	return err;
 }
 
@@ -55,7 +59,7 @@ static void __exit csf_exit(void)
 	csf_fs_unregister();
 	csf_hooks_unregister();
 	rcu_barrier();
-	csf_threads_release_all();
+	csf_registry_exit();
 	csf_cpu_exit();
 }
 

@@ -10,7 +10,8 @@
  * reference counted: every open file and every mapping holds a reference,
  * so it outlives the entry for whoever still maps it.
  */
-#include <linux/hashtable.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -20,7 +21,8 @@
 #include "csf.h"
 #include "thread.h"
 
-DEFINE_HASHTABLE(csf_threads, CSF_HASH_BITS);
+struct hlist_head *csf_threads __ro_after_init;
+unsigned int csf_hash_bits __ro_after_init;
 DEFINE_RAW_SPINLOCK(csf_threads_lock);
 atomic_t csf_nr_entries = ATOMIC_INIT(0);
 
@@ -204,7 +206,7 @@ struct csf_thread *csf_thread_insert_locked(struct csf_thread *t)
 	old = csf_thread_find(t->task);
 	if (old)
 		return old;
-	hash_add_rcu(csf_threads, &t->node, (unsigned long)t->task);
+	hlist_add_head_rcu(&t->node, csf_bucket(t->task));
 	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
 	return NULL;
 }
@@ -277,15 +279,17 @@ int csf_thread_register(struct page **pagep)
 int csf_thread_tids(pid_t *tids, int max)
 {
 	struct csf_thread *t;
-	int bkt, n = 0;
+	unsigned long bkt;
+	int n = 0;
 
 	rcu_read_lock();
-	hash_for_each_rcu(csf_threads, bkt, t, node) {
-		if (n == max)
-			break;
-		if (READ_ONCE(t->tp->state) != CSF_STATE_EXITED)
-			tids[n++] = READ_ONCE(t->tp->tid);
-	}
+	for (bkt = 0; bkt < (1UL << csf_hash_bits) && n < max; bkt++)
+		hlist_for_each_entry_rcu(t, &csf_threads[bkt], node) {
+			if (n == max)
+				break;
+			if (READ_ONCE(t->tp->state) != CSF_STATE_EXITED)
+				tids[n++] = READ_ONCE(t->tp->tid);
+		}
 	rcu_read_unlock();
 	return n;
 }
@@ -308,7 +312,7 @@ void csf_thread_free(struct task_struct *p)
 		return;
 
 	raw_spin_lock_irqsave(&csf_threads_lock, flags);
-	hash_del_rcu(&t->node);
+	hlist_del_init_rcu(&t->node);
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 	atomic_dec(&csf_nr_entries);
 	atomic64_dec(csf_hdr_counter(&csf_cpu_hdr->nr_allocated));
@@ -317,12 +321,23 @@ void csf_thread_free(struct task_struct *p)
 	call_rcu(&t->rcu, csf_thread_free_rcu);
 }
 
-/* Module exit, after the probes are gone and RCU callbacks have run. */
-void csf_threads_release_all(void)
+int __init csf_registry_init(void)
+{
+	csf_hash_bits = max(order_base_2(csf_max_threads), 2) - 1;
+	csf_threads = kvcalloc(1UL << csf_hash_bits, sizeof(*csf_threads),
+			       GFP_KERNEL);
+	return csf_threads ? 0 : -ENOMEM;
+}
+
+/*
+ * Module exit or a failed load, after the probes are gone and RCU
+ * callbacks have run.
+ */
+void csf_registry_exit(void)
 {
 	struct hlist_node *tmp;
 	struct csf_thread *t;
-	int bkt;
+	unsigned long bkt;
 
 	cancel_work_sync(&csf_reserve_work);
 	hlist_for_each_entry_safe(t, tmp, &csf_reserve, node)
@@ -331,11 +346,14 @@ void csf_threads_release_all(void)
 	csf_reserve_nr = 0;
 	atomic_set(&csf_nr_inherit, 0);
 
-	hash_for_each_safe(csf_threads, bkt, tmp, t, node) {
-		hash_del(&t->node);
-		csf_tree_put(t->tree);
-		put_page(t->page);
-		kfree(t);
-	}
+	for (bkt = 0; bkt < (1UL << csf_hash_bits); bkt++)
+		hlist_for_each_entry_safe(t, tmp, &csf_threads[bkt], node) {
+			hlist_del(&t->node);
+			csf_tree_put(t->tree);
+			put_page(t->page);
+			kfree(t);
+		}
 	atomic_set(&csf_nr_entries, 0);
+	kvfree(csf_threads);
+	csf_threads = NULL;
 }

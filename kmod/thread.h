@@ -7,7 +7,8 @@
 #ifndef CSF_THREAD_H
 #define CSF_THREAD_H
 
-#include <linux/hashtable.h>
+#include <linux/hash.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -41,10 +42,13 @@ struct csf_thread {
 	struct rcu_head rcu;
 };
 
-#define CSF_HASH_BITS 12
-
 /* registry.c */
-extern DECLARE_HASHTABLE(csf_threads, CSF_HASH_BITS);
+/*
+ * The entries, hashed by task pointer into 2^csf_hash_bits buckets: half
+ * as many as max_threads, sized once at load.
+ */
+extern struct hlist_head *csf_threads;
+extern unsigned int csf_hash_bits;
 /* Serialises insertion and removal; lookups use RCU. */
 extern raw_spinlock_t csf_threads_lock;
 /* Entries with a tree: the reserve is kept while there are any. */
@@ -66,6 +70,11 @@ static inline void csf_generation_bump(void)
 	atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->generation));
 }
 
+static __always_inline struct hlist_head *csf_bucket(struct task_struct *p)
+{
+	return &csf_threads[hash_ptr(p, csf_hash_bits)];
+}
+
 /*
  * The fast negative check: almost no task is registered, and for those the
  * walk ends at an empty bucket after one load.
@@ -80,8 +89,7 @@ static __always_inline struct csf_thread *csf_thread_find(struct task_struct *p)
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(),
 			 "coarse_stat_fs: registry walked outside RCU");
-	hash_for_each_possible_rcu_notrace(csf_threads, t, node,
-					   (unsigned long)p)
+	hlist_for_each_entry_rcu_notrace(t, csf_bucket(p), node)
 		if (t->task == p)
 			return t;
 	return NULL;

@@ -7,6 +7,7 @@
  * anywhere and while any file of it is open or mapped, even after a lazy
  * umount; once the last user is gone, unload succeeds and removes
  * /sys/fs/coarse_stat_fs.  Loading again works, with the same parameters.
+ * Bad parameters are refused; max_threads's default is fitted to RAM.
  *
  * Each test starts with the module loaded and mounted at $CSF_ROOT (a
  * fixture restores that) and leaves it so for the next program.
@@ -249,7 +250,7 @@ END_TEST
 START_TEST(test_bad_parameters_refused)
 {
 	static const char *const bad[] = {
-		"clock=bogus", "stat_period_ms=0", "max_threads=0",
+		"clock=bogus", "stat_period_ms=0", "max_threads=1048577",
 	};
 	unsigned int i;
 
@@ -262,6 +263,56 @@ START_TEST(test_bad_parameters_refused)
 		ck_assert(!loaded());
 		ck_assert(access(vm_root(), F_OK) != 0);
 	}
+	restore();
+}
+END_TEST
+
+/* The cap in force: the cpu header's and the parameter's in sysfs. */
+static long cap_in_force(void)
+{
+	struct vm_cpu_page p;
+	char buf[32] = "";
+	long hdr, sys;
+	int fd;
+
+	vm_cpu_map(&p);
+	hdr = p.hdr->max_threads;
+	vm_cpu_unmap(&p);
+	fd = open("/sys/module/" MODNAME "/parameters/max_threads", O_RDONLY);
+	ck_assert_msg(fd >= 0, "open the max_threads parameter: %s",
+		      strerror(errno));
+	ck_assert_int_gt(read(fd, buf, sizeof(buf) - 1), 0);
+	close(fd);
+	sys = strtol(buf, NULL, 10);
+	ck_assert_int_eq(hdr, sys);
+	return hdr;
+}
+
+/*
+ * max_threads=0, the default, is one thread per 128 KiB of RAM, at least
+ * 1024 (coarse_stat_fs(7)); the largest cap loads.
+ */
+START_TEST(test_max_threads_fitted)
+{
+	long want = vm_meminfo_kb("MemTotal") / 128;
+
+	want = want < 1024 ? 1024 : want > (1L << 20) ? 1L << 20 : want;
+	unmount_and_unload();
+	ck_assert_ok(load(), "load with the default max_threads");
+	ck_assert_ok(do_mount(vm_root()), "mount");
+	ck_assert_int_eq(cap_in_force(), want);
+	unmount_and_unload();
+	ck_assert_ok(load_with("max_threads=0"), "load with max_threads=0");
+	ck_assert_ok(do_mount(vm_root()), "mount");
+	ck_assert_int_eq(cap_in_force(), want);
+	unmount_and_unload();
+	ck_assert_ok(load_with("max_threads=1048576"),
+		     "load with max_threads=1048576");
+	ck_assert_ok(do_mount(vm_root()), "mount");
+	ck_assert_int_eq(cap_in_force(), 1L << 20);
+	vm_note("max_threads fitted to MemTotal %ld kB: %ld",
+		vm_meminfo_kb("MemTotal"), want);
+	unmount_and_unload();
 	restore();
 }
 END_TEST
@@ -286,6 +337,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_reload_cycles);
 	tcase_add_test(tc, test_second_mount_same_page);
 	tcase_add_test(tc, test_bad_parameters_refused);
+	tcase_add_test(tc, test_max_threads_fitted);
 	suite_add_tcase(s, tc);
 	return s;
 }

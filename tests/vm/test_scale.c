@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_scale - the module at its default cap: max_threads (8192) threads
- * of one process registered and mapped while csftop -b -d 10 samples them
- * for 10 s; the memory the module holds for them is what coarse_stat_fs(7)
- * says (one page and about 100 bytes each); then all of them exit at once
- * while still mapped, and every page reads EXITED with totals that add up.
+ * test_scale - the module at its default cap: max_threads (fitted to RAM,
+ * about 7,700 in the 1 GiB guest) threads of one process registered and
+ * mapped while csftop -b -d 10 samples them for 10 s; the memory the
+ * module holds for them is what coarse_stat_fs(7) says (one page and
+ * about 100 bytes each); then all of them exit at once while still
+ * mapped, and every page reads EXITED with totals that add up.
  *
  * The guest's /init loads the module with max_threads=$CSF_MAX_THREADS
  * (256, for test_thread_exit's cap test): this test reloads it with the
