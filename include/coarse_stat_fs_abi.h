@@ -38,6 +38,15 @@
  *                  ENOMEM, EINVAL a malformed request.  Opening it for
  *                  reading fails with EACCES.  A request with inherit
  *                  makes a tree (ABI 1.3, struct csf_tree_totals below).
+ *                  "all" (ABI 1.4) registers every thread of the machine,
+ *                  kernel threads included, and from then on every task
+ *                  at its creation, in no tree, until the module unloads
+ *                  (the module parameter attach_all=1 does it at load):
+ *                  EPERM unless the opener has CAP_SYS_PTRACE in the
+ *                  initial user namespace.  The creation rule is in force
+ *                  from the first such request on, whatever it returns;
+ *                  the present threads are registered all or nothing, and
+ *                  a request may be repeated.  CSF_CPU_F_ALL says so.
  *
  * Clock.  Every timestamp and every duration in these pages is in "ticks"
  * of one clock, named by csf_cpu_header.clock:
@@ -119,6 +128,7 @@
  *   1.2  the attach file; the cpu header gains nr_missed.
  *   1.3  thread pages gain, after preemptor: tree_root and the totals of
  *        the tree a thread is the root of (struct csf_tree_totals).
+ *   1.4  the attach file takes "all"; the cpu header's CSF_CPU_F_ALL.
  */
 #ifndef COARSE_STAT_FS_ABI_H
 #define COARSE_STAT_FS_ABI_H
@@ -126,7 +136,7 @@
 #include <linux/types.h>
 
 #define CSF_ABI_MAJOR		1
-#define CSF_ABI_MINOR		3	/* 1.3: trees */
+#define CSF_ABI_MINOR		4	/* 1.4: the whole machine */
 
 #define CSF_CPU_MAGIC		0x55504373u	/* "sCPU" little endian */
 #define CSF_THREAD_MAGIC	0x44485473u	/* "sTHD" little endian */
@@ -145,6 +155,7 @@ enum csf_clock {
 
 /* csf_cpu_header.flags */
 #define CSF_CPU_F_TSC_UNSTABLE	(1u << 0)
+#define CSF_CPU_F_ALL		(1u << 1)	/* (1.4) "all" in force */
 
 /*
  * Thread states.  The first CSF_NR_STATES index csf_thread_page.time[].

@@ -2,7 +2,8 @@
 /*
  * attach.c - who owns a thread's page and who may attach a thread, by
  * /proc's rules, and the attach file's requests: threads that run already
- * registered, a whole process at once, all or nothing.
+ * registered, a whole process at once, all or nothing, or the whole
+ * machine.
  */
 #include <linux/cred.h>
 #include <linux/hashtable.h>
@@ -259,6 +260,7 @@ static int csf_attach_alloc(struct task_struct **tasks, int n,
 		rcu_read_unlock();
 		if (t)
 			continue;	/* registered already */
+		cond_resched();		/* "all": a machine's worth */
 		ts[i] = csf_thread_alloc(tasks[i], GFP_KERNEL);
 		if (IS_ERR(ts[i])) {
 			int err = PTR_ERR(ts[i]);
@@ -296,6 +298,11 @@ static int csf_attach_insert(struct task_struct **tasks, int n,
 	for (i = 0; i < n; i++) {
 		struct task_struct *p = tasks[i];
 
+		/* "all": IRQs on now and then; each insertion stands alone */
+		if (i % 256 == 255) {
+			raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
+			raw_spin_lock_irqsave(&csf_threads_lock, flags);
+		}
 		if (!ts[i])
 			continue;
 		/* Gone, or registered meanwhile: not ours to start. */
@@ -370,7 +377,7 @@ static int csf_thread_attach_tasks(struct task_struct **tasks, int n,
 	struct csf_thread **ts;
 	int i, err;
 
-	ts = kcalloc(n, sizeof(*ts), GFP_KERNEL);
+	ts = kvcalloc(n, sizeof(*ts), GFP_KERNEL);
 	if (!ts)
 		return -ENOMEM;
 	err = csf_attach_alloc(tasks, n, ts);
@@ -397,7 +404,7 @@ out:
 			csf_thread_discard(ts[i]);
 	csf_tree_put(tree);
 	kfree(fresh_tree);
-	kfree(ts);
+	kvfree(ts);
 	return err;
 }
 
@@ -477,5 +484,82 @@ int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit)
 	for (i = 0; i < n; i++)
 		put_task_struct(tasks[i]);
 	kvfree(tasks);
+	return err;
+}
+
+DEFINE_STATIC_KEY_FALSE(csf_all);
+
+/*
+ * Every task of the machine, referenced: kernel threads too (the idle
+ * tasks are on no list).  for_each_process_thread()'s break leaves only
+ * the inner loop: a full vector is retried larger.
+ */
+static int csf_attach_collect_all(struct task_struct ***tasksp)
+{
+	struct task_struct **tasks, *g, *q;
+	bool full;
+	int n, max;
+
+	for (;;) {
+		max = 64;
+		rcu_read_lock();
+		for_each_process_thread(g, q)
+			max++;
+		rcu_read_unlock();
+		tasks = kvmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
+		if (!tasks)
+			return -ENOMEM;
+		n = 0;
+		full = false;
+		rcu_read_lock();
+		for_each_process_thread(g, q) {
+			if (n == max) {
+				full = true;
+				break;
+			}
+			get_task_struct(q);
+			tasks[n++] = q;
+		}
+		rcu_read_unlock();
+		if (!full)
+			break;
+		while (n)
+			put_task_struct(tasks[--n]);
+		kvfree(tasks);
+	}
+	*tasksp = tasks;
+	return n;
+}
+
+/*
+ * "all" written by the opener of @file, or attach_all=1 at load (@file
+ * NULL): the fork probe registers every new task from now on, then every
+ * task present that has no entry is registered, all or nothing.  The
+ * static key's switch waits for every CPU to run the new code, so a fork
+ * whose probe still saw it off had put its child on the task list before
+ * the collection below.
+ */
+int csf_thread_attach_all(struct file *file)
+{
+	struct task_struct **tasks;
+	int i, n, err;
+
+	if (file && !file_ns_capable(file, &init_user_ns, CAP_SYS_PTRACE))
+		return -EPERM;
+	mutex_lock(&csf_attach_mutex);
+	if (!static_key_enabled(&csf_all)) {
+		/* Like a tree that never ends: the reserve stays filled. */
+		atomic_inc(&csf_nr_inherit);
+		csf_reserve_fill();
+		static_branch_enable(&csf_all);
+		atomic_or(CSF_CPU_F_ALL, (atomic_t *)&csf_cpu_hdr->flags);
+	}
+	n = csf_attach_collect_all(&tasks);
+	err = n < 0 ? n : csf_thread_attach_tasks(tasks, n, false);
+	mutex_unlock(&csf_attach_mutex);
+	for (i = 0; i < n; i++)
+		put_task_struct(tasks[i]);
+	if (n >= 0)
+		kvfree(tasks);
 	return err;
 }

@@ -147,6 +147,7 @@ void csf_clock_check(struct csf_cpu_header *hdr)
 	if (static_branch_likely(&csf_clock_counter) &&
 	    !csf_counter_trusted() &&
 	    !(READ_ONCE(hdr->flags) & CSF_CPU_F_TSC_UNSTABLE))
-		WRITE_ONCE(hdr->flags, hdr->flags | CSF_CPU_F_TSC_UNSTABLE);
+		/* atomic: "all" sets another flag (attach.c) */
+		atomic_or(CSF_CPU_F_TSC_UNSTABLE, (atomic_t *)&hdr->flags);
 #endif
 }

@@ -30,6 +30,7 @@ struct super_block;
 extern unsigned int csf_max_threads;
 extern unsigned int csf_stat_period_ms;
 extern char *csf_clock_mode;
+extern bool csf_attach_all_at_load;
 int csf_params_check(void);
 
 /* clock.c: on when the pages are on the architecture's counter */
@@ -86,6 +87,9 @@ static __always_inline bool csf_threads_any(void)
 bool csf_thread_owner(struct pid *pid, kuid_t *uid, kgid_t *gid);
 struct page *csf_thread_get_page(struct pid *pid, kuid_t *uid, kgid_t *gid);
 int csf_thread_attach(struct file *file, pid_t nr, bool thread, bool inherit);
+int csf_thread_attach_all(struct file *file);
+/* On from the first "all" request: every new task is registered. */
+DECLARE_STATIC_KEY_FALSE(csf_all);
 
 /* tree.c: sched_process_fork */
 void csf_thread_fork(struct task_struct *parent, struct task_struct *child);

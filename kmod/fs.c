@@ -302,10 +302,10 @@ static int csf_attach_open(struct inode *inode, struct file *file)
 }
 
 /*
- * "PID", "PID thread", each optionally followed by " inherit", and an
- * optional newline (echo's): one request a write, as cgroup.procs takes
- * one pid.  The permission is checked for every task the request names,
- * in csf_thread_attach().
+ * "PID", "PID thread", each optionally followed by " inherit", or "all",
+ * and an optional newline (echo's): one request a write, as cgroup.procs
+ * takes one pid.  The permission is checked for every task the request
+ * names, in csf_thread_attach(), or once for "all".
  */
 static ssize_t csf_attach_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
@@ -321,6 +321,10 @@ static ssize_t csf_attach_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (count && buf[count - 1] == '\n')
 		buf[count - 1] = '\0';
+	if (!strcmp(buf, "all")) {
+		err = csf_thread_attach_all(file);
+		return err ? err : count;
+	}
 	word = strsep(&s, " ");
 	if (kstrtoint(word, 10, &pid) || pid <= 0)
 		return -EINVAL;

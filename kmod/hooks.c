@@ -81,7 +81,7 @@ static void csf_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 static void csf_probe_fork(void *data, struct task_struct *parent,
 			   struct task_struct *child)
 {
-	if (csf_threads_any())
+	if (csf_threads_any() || static_branch_unlikely(&csf_all))
 		csf_thread_fork(parent, child);
 }
 

@@ -37,6 +37,13 @@ static int __init csf_init(void)
 	pr_info("coarse_stat_fs: clock %s, %u CPUs, up to %u threads\n",
 		csf_clock_label(csf_cpu_hdr),
 		nr_cpu_ids, csf_max_threads);
+	/* Loaded either way: the tasks created from now on are registered. */
+	if (csf_attach_all_at_load) {
+		err = csf_thread_attach_all(NULL);
+		if (err)
+			pr_warn("coarse_stat_fs: attach_all: the threads present: error %d\n",
+				err);
+	}
 	return 0;
 
 out_hooks:

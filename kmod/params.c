@@ -22,6 +22,11 @@ module_param_named(stat_period_ms, csf_stat_period_ms, uint, 0444);
 MODULE_PARM_DESC(stat_period_ms,
 		 "Refresh period of the /proc/stat buckets in the cpu file, 1..10000 ms (default 10)");
 
+bool csf_attach_all_at_load;
+module_param_named(attach_all, csf_attach_all_at_load, bool, 0444);
+MODULE_PARM_DESC(attach_all,
+		 "Register every thread at load, and every task at its creation from then on (as \"all\" written to attach)");
+
 char *csf_clock_mode = "auto";
 module_param_named(clock, csf_clock_mode, charp, 0444);
 MODULE_PARM_DESC(clock,

@@ -81,9 +81,9 @@ void csf_tree_exit(struct csf_tree *tree, const struct csf_thread_page *tp)
 
 /*
  * sched_process_fork, in the parent (current), before the child is first
- * woken: a child of a thread registered with inherit is registered, live
- * at once and runnable from its creation, as nothing can run or wake it
- * yet.  Before 7.0 the probe runs with preemption disabled, so nothing
+ * woken: a child of a thread registered with inherit, or any child once
+ * "all" was asked for, is registered, live at once and runnable from its
+ * creation, as nothing can run or wake it yet.  Before 7.0 the probe runs with preemption disabled, so nothing
  * here may sleep; a registration that fails is counted (nr_missed), not
  * retried.
  */
@@ -99,7 +99,7 @@ void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
 	tree = t ? READ_ONCE(t->tree) : NULL;
 	rcu_read_unlock();
 	/* The parent's entry, and so its tree, lasts while it runs this. */
-	if (!tree)
+	if (!tree && !static_branch_unlikely(&csf_all))
 		return;
 
 	t = csf_reserve_take();
@@ -107,6 +107,8 @@ void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
 		if (t)
 			csf_reserve_put(t);
 		atomic64_inc(csf_hdr_counter(&csf_cpu_hdr->nr_missed));
+		if (!tree)
+			return;
 		local_irq_save(flags);
 		csf_tree_begin(tree)->nr_missed++;
 		csf_tree_end(tree);
@@ -118,6 +120,7 @@ void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
 	csf_thread_insert_locked(t);
 	now = csf_now();
 	csf_thread_start(t, now, CSF_STATE_RUNNABLE, task_cpu(child));
-	csf_tree_join(t, tree, now);
+	if (tree)
+		csf_tree_join(t, tree, now);
 	raw_spin_unlock_irqrestore(&csf_threads_lock, flags);
 }

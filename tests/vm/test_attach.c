@@ -305,6 +305,7 @@ START_TEST(attach_file_rules)
 		"1 thread thread", "1 inherit inherit", "1 inherit thread",
 		"99999999999", "1 thread inherit extra",
 		"1                                               thread",
+		"all inherit", "all 1", " all", "All", "all\n\n",
 	};
 	char req[32];
 	struct stat st;

@@ -8,12 +8,14 @@
  * umount; once the last user is gone, unload succeeds and removes
  * /sys/fs/coarse_stat_fs.  Loading again works, with the same parameters.
  * Bad parameters are refused; max_threads's default is fitted to RAM.
+ * "all", which only an unload ends, is tested here for that reason.
  *
  * Each test starts with the module loaded and mounted at $CSF_ROOT (a
  * fixture restores that) and leaves it so for the next program.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -317,6 +320,133 @@ START_TEST(test_max_threads_fitted)
 }
 END_TEST
 
+/* "all" to the attach file: 0 or -errno. */
+static int write_all(void *unused)
+{
+	int fd = open(vm_path("attach"), O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	(void)unused;
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "all\n", 4) != 4)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* As nobody: 0 when "all" is refused with EPERM. */
+static int all_refused(void *unused)
+{
+	return write_all(unused) == -EPERM ? 0 : 1;
+}
+
+/*
+ * How many tasks of /proc (every thread of every process, kernel threads
+ * too) have no page, each named with @name.  A task gone meanwhile does
+ * not count.
+ */
+static int tasks_without_page(bool name)
+{
+	char dir[300], path[600];
+	struct dirent *p, *t;
+	DIR *pd, *td;
+	int missing = 0;
+
+	pd = opendir("/proc");
+	ck_assert_ptr_nonnull(pd);
+	while ((p = readdir(pd))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(dir, sizeof(dir), "/proc/%s/task", p->d_name);
+		td = opendir(dir);
+		while (td && (t = readdir(td))) {
+			if (t->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, t->d_name);
+			if (access(vm_thread_path(atoi(t->d_name)), F_OK) &&
+			    access(path, F_OK) == 0) {
+				if (name)
+					vm_note("no page: tid %s", t->d_name);
+				missing++;
+			}
+		}
+		if (td)
+			closedir(td);
+	}
+	closedir(pd);
+	return missing;
+}
+
+static uint32_t cpu_flags(void)
+{
+	struct vm_cpu_page p;
+	uint32_t flags;
+
+	vm_cpu_map(&p);
+	flags = p.hdr->flags;
+	vm_cpu_unmap(&p);
+	return flags;
+}
+
+/*
+ * "all" is root's (CAP_SYS_PTRACE in the initial user namespace); it
+ * registers every task present, kernel threads too, and every task
+ * created after it; it can be repeated.  attach_all=1 does the same at
+ * load.  Only unloading ends it: the test reloads the module.
+ */
+START_TEST(test_attach_all)
+{
+	char cap[32];
+	pid_t child;
+	int status, ntasks;
+
+	/* the default cap, whatever the last test loaded */
+	unmount_and_unload();
+	restore();
+	ck_assert_int_eq(vm_as_nobody(all_refused, NULL), 0);
+	ck_assert_uint_eq(cpu_flags() & CSF_CPU_F_ALL, 0);
+	ntasks = tasks_without_page(false);
+	ck_assert_int_gt(ntasks, 16);
+	ck_assert_int_eq(write_all(NULL), 0);
+	ck_assert_uint_eq(cpu_flags() & CSF_CPU_F_ALL, CSF_CPU_F_ALL);
+	ck_assert_int_eq(tasks_without_page(true), 0);
+	ck_assert_int_eq(access(vm_thread_path(2), F_OK), 0); /* kthreadd */
+	/* a process created now, by a parent registered or not */
+	child = fork();
+	if (child == 0)
+		_exit(access(vm_thread_path(getpid()), F_OK) ? 1 : 0);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "a process created after \"all\" has no page");
+	ck_assert_int_eq(write_all(NULL), 0);
+
+	/* past the cap: none of those present, but new tasks still */
+	unmount_and_unload();
+	snprintf(cap, sizeof(cap), "max_threads=%d", ntasks / 2);
+	ck_assert_ok(load_with(cap), cap);
+	ck_assert_ok(do_mount(vm_root()), "mount");
+	ck_assert_int_eq(write_all(NULL), -ENOSPC);
+	ck_assert_uint_eq(cpu_flags() & CSF_CPU_F_ALL, CSF_CPU_F_ALL);
+	ck_assert_int_ne(access(vm_thread_path(2), F_OK), 0);
+	child = fork();
+	if (child == 0)
+		_exit(access(vm_thread_path(getpid()), F_OK) ? 1 : 0);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "a process created after a refused \"all\" has no page");
+
+	unmount_and_unload();
+	ck_assert_ok(load_with("attach_all=1"), "load with attach_all=1");
+	ck_assert_ok(do_mount(vm_root()), "mount");
+	ck_assert_uint_eq(cpu_flags() & CSF_CPU_F_ALL, CSF_CPU_F_ALL);
+	ck_assert_int_eq(tasks_without_page(true), 0);
+	unmount_and_unload();
+	restore();
+	ck_assert_uint_eq(cpu_flags() & CSF_CPU_F_ALL, 0);
+}
+END_TEST
+
 static void fixture(void)
 {
 	restore();
@@ -338,6 +468,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_second_mount_same_page);
 	tcase_add_test(tc, test_bad_parameters_refused);
 	tcase_add_test(tc, test_max_threads_fitted);
+	tcase_add_test(tc, test_attach_all);
 	suite_add_tcase(s, tc);
 	return s;
 }
