@@ -271,6 +271,17 @@ int csf_threads_list(pid_t *tids, size_t max);
  */
 int csf_attach(pid_t pid, unsigned int flags);
 
+/*
+ * csf_attach_all - register every thread of the machine, kernel threads
+ * included, and from now on every thread and process at its creation,
+ * until the module unloads (module ABI 1.4).  Root's: CAP_SYS_PTRACE in
+ * the initial user namespace.  0, or -EPERM, -ENOSPC the threads present
+ * would pass max_threads (none of them is registered, but the rule for
+ * new ones holds), -ENOMEM, -EOPNOTSUPP a module older than 1.4, -ENOENT
+ * not mounted.
+ */
+int csf_attach_all(void);
+
 struct csf_thread_map;
 
 /*

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -223,14 +224,13 @@ CSF_PUBLIC void csf_thread_unmap(struct csf_thread_map *map)
  * whole request.  A root without the attach file is a module older than
  * ABI 1.2 (or a copy of the pages, as the tests make).
  */
-CSF_PUBLIC int csf_attach(pid_t pid, unsigned int flags)
+static int attach_request(const char *req)
 {
-	char path[4096], req[48];
+	char path[4096];
 	struct stat st;
-	int fd, n, err;
+	size_t n = strlen(req);
+	int fd, err;
 
-	if (pid <= 0 || (flags & ~(CSF_ATTACH_THREAD | CSF_ATTACH_INHERIT)))
-		return -EINVAL;
 	err = csf_path(path, sizeof(path), CSF_ATTACH_FILE);
 	if (err)
 		return err;
@@ -242,10 +242,27 @@ CSF_PUBLIC int csf_attach(pid_t pid, unsigned int flags)
 			err = -EOPNOTSUPP;
 		return err;
 	}
-	n = snprintf(req, sizeof(req), "%d%s%s\n", (int)pid,
-		     flags & CSF_ATTACH_THREAD ? " thread" : "",
-		     flags & CSF_ATTACH_INHERIT ? " inherit" : "");
-	err = write(fd, req, (size_t)n) == n ? 0 : -errno;
+	err = write(fd, req, n) == (ssize_t)n ? 0 : -errno;
 	close(fd);
 	return err;
+}
+
+CSF_PUBLIC int csf_attach(pid_t pid, unsigned int flags)
+{
+	char req[48];
+
+	if (pid <= 0 || (flags & ~(CSF_ATTACH_THREAD | CSF_ATTACH_INHERIT)))
+		return -EINVAL;
+	snprintf(req, sizeof(req), "%d%s%s\n", (int)pid,
+		 flags & CSF_ATTACH_THREAD ? " thread" : "",
+		 flags & CSF_ATTACH_INHERIT ? " inherit" : "");
+	return attach_request(req);
+}
+
+/* The request is well formed: a module that refuses it predates 1.4. */
+CSF_PUBLIC int csf_attach_all(void)
+{
+	int err = attach_request("all\n");
+
+	return err == -EINVAL ? -EOPNOTSUPP : err;
 }

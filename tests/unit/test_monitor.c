@@ -231,6 +231,25 @@ START_TEST(attach_writes_one_request)
 }
 END_TEST
 
+START_TEST(attach_all_writes_all)
+{
+	const char *root = fake_root_new();
+	char path[4096], got[16];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/attach", root);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(csf_attach_all(), 0);
+	n = pread(fd, got, sizeof(got) - 1, 0);
+	close(fd);
+	ck_assert_int_eq(n, 4);
+	got[n] = '\0';
+	ck_assert_str_eq(got, "all\n");
+}
+END_TEST
+
 START_TEST(attach_refuses_bad_arguments)
 {
 	fake_root_new();
@@ -249,6 +268,7 @@ START_TEST(attach_without_the_file)
 	fake_cpu_header(&h, 1, CSF_CLOCK_MONO);
 	fake_write_cpu(root, &h, NULL);
 	ck_assert_int_eq(csf_attach(1, 0), -EOPNOTSUPP);
+	ck_assert_int_eq(csf_attach_all(), -EOPNOTSUPP);
 }
 END_TEST
 
@@ -256,6 +276,7 @@ START_TEST(attach_unmounted_is_enoent)
 {
 	setenv("CSF_ROOT", "/nonexistent/coarse_stat_fs", 1);
 	ck_assert_int_eq(csf_attach(1, 0), -ENOENT);
+	ck_assert_int_eq(csf_attach_all(), -ENOENT);
 }
 END_TEST
 
@@ -401,6 +422,7 @@ int main(void)
 		module_stats_are_the_header_counters,
 		module_stats_unmounted_is_enoent,
 		attach_writes_one_request,
+		attach_all_writes_all,
 		attach_refuses_bad_arguments,
 		attach_without_the_file,
 		attach_unmounted_is_enoent,
