@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "i18n.h"
+#include "machine.h"
 #include "options.h"
 #include "script.h"
 #include "source.h"
@@ -258,10 +259,28 @@ static int run_command(const struct options *o, struct csf_session *ses)
 	return command_status(&cmd);
 }
 
+/* -A: the whole machine, or else the caller's processes, and why. */
+static void watch_all(struct machine *all)
+{
+	int err = machine_start(all);
+
+	if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, _("%s: not root: your own processes only\n"),
+			PROGRAM);
+	else if (err == -EOPNOTSUPP)
+		fprintf(stderr, _("%s: this module is older than ABI 1.4: "
+				  "processes are attached one by one\n"),
+			PROGRAM);
+	else if (err)
+		fprintf(stderr, _("%s: cannot register the whole machine: "
+				  "%s\n"), PROGRAM, attach_strerror(err));
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct csf_session *ses;
+	struct machine all = { 0 };
 	struct source in;
 	int status, err;
 
@@ -293,7 +312,12 @@ int main(int argc, char **argv)
 	if (o.command)
 		return run_command(&o, ses);
 	source_pages(&in, ses, &source_mono);
+	if (o.all) {
+		in.all = &all;
+		watch_all(&all);
+	}
 	status = run(&o, &in, &tui_live, NULL);
 	csf_session_close(ses);
+	machine_free(&all);
 	return status;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * options.c - csftop's command line: -b -n -d -o -s -p -a -S -T, help and
- * version.
+ * options.c - csftop's command line: -b -n -d -o -s -p -A -P -a -S -T, help
+ * and version.
  */
 #include <config.h>
 
@@ -36,6 +36,9 @@ static void print_help(void)
 	       "descending"));
 	puts(_("  -p, --pid=PID[,PID...] attach to these processes (or threads)\n"
 	       "                         and show only them"));
+	puts(_("  -A, --all              every thread you may read: as root the "
+	       "whole machine,\n                           else your own "
+	       "processes, started later too"));
 	puts(_("  -P, --processes        a row per process, its threads summed "
 	       "(H switches)"));
 	puts(_("  -a, --archive=ARCHIVE  replay a PCP archive of csf metrics "
@@ -183,6 +186,9 @@ static int parse_option(int ch, const char *arg, struct options *o)
 	case 'P':
 		o->processes = 1;
 		return -1;
+	case 'A':
+		o->all = 1;
+		return -1;
 	case 'h':
 		print_help();
 		return EXIT_SUCCESS;
@@ -220,8 +226,11 @@ static int check_options(int argc, char **argv, struct options *o)
 		cli_try_help(PROGRAM);
 		return EXIT_USAGE;
 	}
-	if (o->command && (o->archive || o->filter.npids))
-		fprintf(stderr, _("%s: a command runs alone: not with -a or "
+	if (o->command && (o->archive || o->filter.npids || o->all))
+		fprintf(stderr, _("%s: a command runs alone: not with -a, -A "
+				  "or -p\n"), PROGRAM);
+	else if (o->all && (o->archive || o->filter.npids))
+		fprintf(stderr, _("%s: -A shows every thread: not with -a or "
 				  "-p\n"), PROGRAM);
 	else if ((o->start || o->finish) && !o->archive)
 		fprintf(stderr, _("%s: -S and -T need -a\n"), PROGRAM);
@@ -243,6 +252,7 @@ int parse_options(int argc, char **argv, struct options *o)
 		{ "sort", required_argument, NULL, 's' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "processes", no_argument, NULL, 'P' },
+		{ "all", no_argument, NULL, 'A' },
 		{ "archive", required_argument, NULL, 'a' },
 		{ "start", required_argument, NULL, 'S' },
 		{ "finish", required_argument, NULL, 'T' },
@@ -257,7 +267,7 @@ int parse_options(int argc, char **argv, struct options *o)
 	o->sort_col = COL_DEFAULT_SORT;
 	o->sort_desc = columns[COL_DEFAULT_SORT].desc_first;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:Pa:S:T:hV", longopts,
+	while ((ch = getopt_long(argc, argv, ":bn:d:o:s:p:APa:S:T:hV", longopts,
 				 NULL)) != -1) {
 		status = ch == ':' || ch == '?' ? bad_option(ch, argv) :
 			 parse_option(ch, optarg, o);

@@ -27,6 +27,7 @@ struct options {
 	struct filter filter;
 	int interval_set;		/* -d given */
 	int processes;			/* -P: a row per process */
+	int all;			/* -A: every thread we may read */
 	const char *archive;		/* -a: replay this PCP archive */
 	const char *start, *finish;	/* -S, -T: its time window */
 	char *const *command;		/* after --: run it, show its tree */

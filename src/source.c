@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "machine.h"
 #include "options.h"
 #include "source.h"
 
@@ -36,6 +37,8 @@ static int pages_read(struct source *s, size_t k, struct model *m)
 	int err;
 
 	(void)k;
+	if (s->all)
+		machine_scan(s->all);
 	err = csf_session_read(s->ses, smp);
 	if (err)
 		return err;

@@ -15,6 +15,7 @@
 #include "coarse_stat_fs.h"
 #include "model.h"
 
+struct machine;
 struct replay;
 
 /*
@@ -66,6 +67,7 @@ struct source {
 	struct csf_sample smp;		/* ses's last sample */
 	const struct source_clock *clock;	/* times the pages' samples */
 	struct replay *rp;		/* an archive's */
+	struct machine *all;		/* -A: scanned before each sample */
 };
 
 /* The pages of @ses, timed by @clock. */

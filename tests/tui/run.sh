@@ -138,6 +138,8 @@ expect "-o unknown" 2 "invalid output format 'xml'" run -b -o xml
 expect "-o without -b" 2 "-o needs -b" run -o csv
 expect "-s unknown" 2 "unknown sort column 'nosuch'" run -s nosuch
 expect "extra operand" 2 "extra operand 'foo'" run foo
+expect "-A with -p" 2 "-A shows every thread: not with -a or -p" run -A -p 1
+expect "-A with a command" 2 "a command runs alone" run -A -- true
 expect "--help" 0 "Usage: csftop \[OPTION\]" run --help
 expect "--version" 0 "^csftop (coarse_stat_fs) " run --version
 expect "no module" 1 "csftop: " env CSF_ROOT="$WORK/nonexistent" "$CSFTOP"
@@ -197,6 +199,29 @@ if [ "$(cut -d, -f5,6 "$WORK/b.csv" | tr '\n' ' ')" = "pid,tid 5000,5000 " ]; th
 else
 	no "batch -p: $(cat "$WORK/b.csv")"
 fi
+
+# -A: the whole machine is asked of the module ("all" in the attach
+# file); a root without the file is an older module, said, and every
+# registered thread is shown either way (the time column aside).
+batch -n 1 -o csv -s +tid | cut -d, -f1,3- > "$WORK/b.csv"
+batch -n 1 -o csv -s +tid -A | cut -d, -f1,3- > "$WORK/ba.csv"
+if cmp -s "$WORK/b.csv" "$WORK/ba.csv" &&
+	grep -q "older than ABI 1.4" "$WORK/batch.err"; then
+	ok "batch -A, a module before 1.4: said, every thread shown"
+else
+	no "batch -A, a module before 1.4"
+	sed 's/^/    /' "$WORK/ba.csv" "$WORK/batch.err"
+fi
+: > "$ROOT/attach"
+batch -n 1 -o csv -s +tid -A | cut -d, -f1,3- > "$WORK/ba.csv"
+if [ "$(cat "$ROOT/attach")" = all ] && [ ! -s "$WORK/batch.err" ] &&
+	cmp -s "$WORK/b.csv" "$WORK/ba.csv"; then
+	ok "batch -A: \"all\" written, nothing said, every thread shown"
+else
+	no "batch -A: attach file '$(cat "$ROOT/attach")'"
+	sed 's/^/    /' "$WORK/ba.csv" "$WORK/batch.err"
+fi
+rm -f "$ROOT/attach"
 
 # -P: a row per process, its threads summed (computed by hand from
 # processes.spec: every thread's buckets add up to 10 s); JSON names the
