@@ -702,6 +702,8 @@ static pmLongOptions longopts[] = {
 	PMDAOPT_HELPTEXT,
 	PMDAOPT_LOGFILE,
 	PMDAOPT_USERNAME,
+	{ "all", 0, 'A', 0, "register every thread of the machine, now and "
+	  "from then on (as root)" },
 	PMOPT_HELP,
 	PMDA_OPTIONS_TEXT("\nAnd alone, to write the files the agent is "
 			  "installed with:"),
@@ -711,14 +713,28 @@ static pmLongOptions longopts[] = {
 };
 
 static pmdaOptions opts = {
-	.short_options = "D:d:h:l:U:?",
+	.short_options = "AD:d:h:l:U:?",
 	.long_options = longopts,
 };
+
+/* -A: the whole machine, asked for before the identity changes. */
+static void attach_all(void)
+{
+	int err = csf_attach_all();
+
+	if (err)
+		pmNotifyErr(LOG_WARNING, "-A: the whole machine: %s",
+			    csf_strerror(err));
+	else
+		pmNotifyErr(LOG_INFO, "-A: every thread of the machine is "
+			    "registered, and every new one will be");
+}
 
 int main(int argc, char **argv)
 {
 	int sep = pmPathSeparator();
 	pmdaInterface dispatch;
+	int c, all = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "--pmns")) {
 		print_pmns();
@@ -734,15 +750,19 @@ int main(int argc, char **argv)
 		  pmGetConfig("PCP_PMDAS_DIR"), sep, sep);
 	pmdaDaemon(&dispatch, PMDA_INTERFACE_7, pmGetProgname(), CSF,
 		   "csf.log", helppath);
-	pmdaGetOptions(argc, argv, &opts, &dispatch);
+	while ((c = pmdaGetOptions(argc, argv, &opts, &dispatch)) != EOF)
+		if (c == 'A')
+			all = 1;
 	if (opts.errors) {
 		pmdaUsageMessage(&opts);
 		return 1;
 	}
+	pmdaOpenLog(&dispatch);
+	if (all)
+		attach_all();
 	/* root by default, to map every user's pages, as pmdaproc does */
 	if (opts.username)
 		pmSetProcessIdentity(opts.username);
-	pmdaOpenLog(&dispatch);
 	pmdaConnect(&dispatch);
 	csf_init(&dispatch);
 	pmdaMain(&dispatch);

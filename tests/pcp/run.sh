@@ -189,6 +189,16 @@ db "text csf.thread.time.runnable"
 check "daemon: serves the help text" grep -q 'waiting for a CPU' "$db_dir/db.last"
 db_stop
 
+# ---- 3b. -A: the whole machine, asked for once at start -------------------
+: > "$CSF_ROOT/attach"
+db_start "$W" "$W/root" "$PMDACSF -A -d 300 -l $W/all.log -h $W/help"
+db "fetch csf.module.nthreads"
+check "-A: the agent wrote \"all\" to the attach file" test "$(cat "$CSF_ROOT/attach")" = all
+check "-A: and logged it" grep -q -- '-A: every thread of the machine is registered' "$W/all.log"
+check "-A: and serves values" grep -q 'value ' "$db_dir/db.last"
+db_stop
+rm -f "$CSF_ROOT/attach"
+
 # ---- 4. no module, then the module -----------------------------------------
 export CSF_ROOT="$W/later"
 db_start "$W" "$W/root" "$PMDACSF -d 300 -l $W/unmounted.log -h $W/help"
