@@ -341,12 +341,48 @@ static int all_refused(void *unused)
 	return write_all(unused) == -EPERM ? 0 : 1;
 }
 
+/* Whether the task of /proc path @dir (…/task/TID) is alive, not exiting. */
+static bool task_alive(const char *dir)
+{
+	char path[700], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * Whether task @tid (/proc path @dir) lacks a page for good: one that is
+ * exiting has none in threads/ from its exit on, while /proc still has
+ * it, so it is given @tries tenths of a second to be gone.
+ */
+static bool no_page(const char *dir, pid_t tid, int tries)
+{
+	for (int i = 0; i < tries; i++) {
+		if (i)
+			vm_sleep_ms(100);
+		if (!access(vm_thread_path(tid), F_OK) || !task_alive(dir))
+			return false;
+	}
+	return true;
+}
+
 /*
  * How many tasks of /proc (every thread of every process, kernel threads
- * too) have no page, each named with @name.  A task gone meanwhile does
- * not count.
+ * too) have no page; with @all_expected each is named, and one exiting
+ * meanwhile does not count.
  */
-static int tasks_without_page(bool name)
+static int tasks_without_page(bool all_expected)
 {
 	char dir[300], path[600];
 	struct dirent *p, *t;
@@ -364,9 +400,9 @@ static int tasks_without_page(bool name)
 			if (t->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, t->d_name);
-			if (access(vm_thread_path(atoi(t->d_name)), F_OK) &&
-			    access(path, F_OK) == 0) {
-				if (name)
+			if (no_page(path, atoi(t->d_name),
+				    all_expected ? 10 : 1)) {
+				if (all_expected)
 					vm_note("no page: tid %s", t->d_name);
 				missing++;
 			}
