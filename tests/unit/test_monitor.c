@@ -200,23 +200,38 @@ START_TEST(module_stats_unmounted_is_enoent)
 }
 END_TEST
 
-/* What csf_attach() writes: one request per call, as the module parses. */
-static void attach_request(const char *root, unsigned int flags,
-			   const char *want)
+/* A fresh, empty attach file in @root, open. */
+static int attach_file(const char *root)
 {
-	char path[4096], got[64];
-	ssize_t n;
+	char path[4096];
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/attach", root);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(csf_attach(4242, flags), 0);
-	n = pread(fd, got, sizeof(got) - 1, 0);
+	return fd;
+}
+
+/* The attach file @fd holds @want and nothing else; closed. */
+static void attach_written(int fd, const char *want)
+{
+	char got[64];
+	ssize_t n = pread(fd, got, sizeof(got) - 1, 0);
+
 	close(fd);
 	ck_assert_int_ge(n, 0);
 	got[n] = '\0';
 	ck_assert_str_eq(got, want);
+}
+
+/* What csf_attach() writes: one request per call, as the module parses. */
+static void attach_request(const char *root, unsigned int flags,
+			   const char *want)
+{
+	int fd = attach_file(root);
+
+	ck_assert_int_eq(csf_attach(4242, flags), 0);
+	attach_written(fd, want);
 }
 
 START_TEST(attach_writes_one_request)
@@ -233,20 +248,10 @@ END_TEST
 
 START_TEST(attach_all_writes_all)
 {
-	const char *root = fake_root_new();
-	char path[4096], got[16];
-	ssize_t n;
-	int fd;
+	int fd = attach_file(fake_root_new());
 
-	snprintf(path, sizeof(path), "%s/attach", root);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(csf_attach_all(), 0);
-	n = pread(fd, got, sizeof(got) - 1, 0);
-	close(fd);
-	ck_assert_int_eq(n, 4);
-	got[n] = '\0';
-	ck_assert_str_eq(got, "all\n");
+	attach_written(fd, "all\n");
 }
 END_TEST
 

@@ -335,6 +335,19 @@ static int write_all(void *unused)
 	return err;
 }
 
+/* A process forked now has a page from its start. */
+static void new_process_has_page(const char *when)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child == 0)
+		_exit(access(vm_thread_path(getpid()), F_OK) ? 1 : 0);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "a process created %s has no page", when);
+}
+
 /* As nobody: 0 when "all" is refused with EPERM. */
 static int all_refused(void *unused)
 {
@@ -434,8 +447,7 @@ static uint32_t cpu_flags(void)
 START_TEST(test_attach_all)
 {
 	char cap[32];
-	pid_t child;
-	int status, ntasks;
+	int ntasks;
 
 	/* the default cap, whatever the last test loaded */
 	unmount_and_unload();
@@ -449,12 +461,7 @@ START_TEST(test_attach_all)
 	ck_assert_int_eq(tasks_without_page(true), 0);
 	ck_assert_int_eq(access(vm_thread_path(2), F_OK), 0); /* kthreadd */
 	/* a process created now, by a parent registered or not */
-	child = fork();
-	if (child == 0)
-		_exit(access(vm_thread_path(getpid()), F_OK) ? 1 : 0);
-	ck_assert_int_eq(waitpid(child, &status, 0), child);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "a process created after \"all\" has no page");
+	new_process_has_page("after \"all\"");
 	ck_assert_int_eq(write_all(NULL), 0);
 
 	/* past the cap: none of those present, but new tasks still */
@@ -465,12 +472,7 @@ START_TEST(test_attach_all)
 	ck_assert_int_eq(write_all(NULL), -ENOSPC);
 	ck_assert_uint_eq(cpu_flags() & CSF_CPU_F_ALL, CSF_CPU_F_ALL);
 	ck_assert_int_ne(access(vm_thread_path(2), F_OK), 0);
-	child = fork();
-	if (child == 0)
-		_exit(access(vm_thread_path(getpid()), F_OK) ? 1 : 0);
-	ck_assert_int_eq(waitpid(child, &status, 0), child);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "a process created after a refused \"all\" has no page");
+	new_process_has_page("after a refused \"all\"");
 
 	unmount_and_unload();
 	ck_assert_ok(load_with("attach_all=1"), "load with attach_all=1");
