@@ -83,9 +83,9 @@ void csf_tree_exit(struct csf_tree *tree, const struct csf_thread_page *tp)
  * sched_process_fork, in the parent (current), before the child is first
  * woken: a child of a thread registered with inherit, or any child once
  * "all" was asked for, is registered, live at once and runnable from its
- * creation, as nothing can run or wake it yet.  Before 7.0 the probe runs with preemption disabled, so nothing
- * here may sleep; a registration that fails is counted (nr_missed), not
- * retried.
+ * creation, as nothing can run or wake it yet.  Before 7.0 the probe
+ * runs with preemption disabled, so nothing here may sleep; a registration
+ * that fails is counted (nr_missed), not retried.
  */
 void csf_thread_fork(struct task_struct *parent, struct task_struct *child)
 {
