@@ -355,5 +355,4 @@ void csf_registry_exit(void)
 		}
 	atomic_set(&csf_nr_entries, 0);
 	kvfree(csf_threads);
-	csf_threads = NULL;
 }
