@@ -28,7 +28,9 @@ static int cmp_pid(const void *a, const void *b)
 
 static int seen_before(const struct machine *m, pid_t pid)
 {
-	return bsearch(&pid, m->seen, m->nseen, sizeof(pid), cmp_pid) != NULL;
+	/* bsearch() and qsort() take no NULL array, even an empty one */
+	return m->nseen &&
+	       bsearch(&pid, m->seen, m->nseen, sizeof(pid), cmp_pid);
 }
 
 /* The processes of /proc that are m->uid's (any, for root), ascending. */
@@ -62,7 +64,8 @@ static pid_t *list_processes(const struct machine *m, size_t *n)
 		pids[(*n)++] = (pid_t)pid;
 	}
 	closedir(d);
-	qsort(pids, *n, sizeof(*pids), cmp_pid);
+	if (*n)
+		qsort(pids, *n, sizeof(*pids), cmp_pid);
 	return pids;
 }
 
